@@ -1,0 +1,14 @@
+import type { Command } from 'commander';
+
+/**
+ * A CLI command module. `register` only declares options; the action imports its implementation
+ * lazily so a one-shot command loads only what it needs.
+ */
+export interface CommandModule {
+  register(program: Command): void;
+}
+
+/** Every `twinline` sub-command, in help order. Each module adds itself here with one line. */
+export async function loadCommands(): Promise<CommandModule[]> {
+  return [];
+}

@@ -1,0 +1,31 @@
+/**
+ * The vocabulary every gateway stage speaks. `allow` lets the call continue to the next stage; the
+ * first non-allow verdict ends the call.
+ */
+export type Verdict = 'allow' | 'deny' | 'ask' | 'review';
+
+/** One stage's verdict, always explainable: which stage, which rule, why. */
+export interface StageDecision {
+  readonly verdict: Verdict;
+  /** Stage name, e.g. `schema`, `access`, `policy`, `parameters`. */
+  readonly stage: string;
+  /** Stable id of the rule that decided, e.g. `rbac.role-not-allowed` or a policy rule id. */
+  readonly ruleId: string;
+  /** Human- and model-readable reason. Never contains data the caller may not see. */
+  readonly reason: string;
+  /** Stage-specific structured details (e.g. `retryAfterMs`, `now`, narrowed values). */
+  readonly details?: Readonly<Record<string, unknown>>;
+  /** Arguments rewritten by this stage (e.g. scope narrowing); later stages see these. */
+  readonly updatedArgs?: unknown;
+}
+
+/** Convenience constructor that keeps stage/rule naming consistent. */
+export function decide(
+  verdict: Verdict,
+  stage: string,
+  ruleId: string,
+  reason: string,
+  extra?: { details?: Record<string, unknown>; updatedArgs?: unknown },
+): StageDecision {
+  return { verdict, stage, ruleId, reason, ...extra };
+}

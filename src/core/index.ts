@@ -1,0 +1,10 @@
+export { canonicalJson, hashCanonical, sha256Hex } from './canonical.js';
+export { decide, type StageDecision, type Verdict } from './decision.js';
+export { ConfigError, TwinlineError } from './errors.js';
+export {
+  type AttributeValue,
+  DATA_LEVELS,
+  type DataLevel,
+  dataLevelRank,
+  type Identity,
+} from './identity.js';

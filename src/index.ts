@@ -1,0 +1,8 @@
+/**
+ * Twinline's library surface. Import the pieces you compose: the tool registry and gateway, the
+ * store, the access and policy layers, the gates, the agent runtime.
+ */
+export * from './core/index.js';
+export * from './gateway/index.js';
+export * from './store/index.js';
+export * from './tools/index.js';

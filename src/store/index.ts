@@ -1,0 +1,1 @@
+export type { AuditRecord, AuditSink, CallStatus } from './audit-record.js';
