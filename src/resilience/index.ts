@@ -1,0 +1,5 @@
+export { CIRCUIT_OPEN_RULE, createBreakerStage } from './breaker-stage.js';
+export { BreakerOpenError, type BreakerOptions, type BreakerState, ToolBreakers } from './breakers.js';
+export { ConcurrencyQueue, type ConcurrencyQueueOptions, type QueueTicket } from './concurrency-queue.js';
+export { type RateLimitOutcome, UserRateLimiter, type UserRateLimiterOptions } from './rate-limit.js';
+export { createRateLimitStage, RATE_LIMITED_RULE, type RateLimitStageOptions } from './rate-limit-stage.js';
