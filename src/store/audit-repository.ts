@@ -1,0 +1,98 @@
+import type { StageDecision } from '../core/index.js';
+import type { AuditRecord, CallStatus } from './audit-record.js';
+import type { AuditRecordsTable, StoreDb } from './database.js';
+import { restrictToTenant, type TenantScope } from './tenant-scope.js';
+
+/** Filter of an audit query. Times are ISO-8601; `since` inclusive, `until` exclusive. */
+export interface AuditQuery {
+  /** Only in the admin view; a tenant-bound reader already filters by its tenant. */
+  readonly tenant?: string;
+  readonly user?: string;
+  readonly tool?: string;
+  readonly since?: string;
+  readonly until?: string;
+  readonly status?: CallStatus;
+  /** Default 100, at most 10 000. */
+  readonly limit?: number;
+}
+
+/** Reads the audit trail, newest first, within a tenant scope. */
+export interface AuditReader {
+  query(filter?: AuditQuery): Promise<AuditRecord[]>;
+}
+
+const MAX_LIMIT = 10_000;
+
+/** Writes one batch as one multi-row INSERT (one statement, so one transaction). Re-sent records are ignored by id. */
+export async function insertAuditBatch(db: StoreDb, batch: readonly AuditRecord[]): Promise<void> {
+  if (batch.length === 0) return;
+  await db
+    .insertInto('audit_records')
+    .values(batch.map(toRow))
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+}
+
+/** An audit reader bound to a tenant scope. */
+export function createAuditReader(db: StoreDb, scope: TenantScope): AuditReader {
+  return {
+    async query(filter = {}) {
+      let q = restrictToTenant(
+        db.selectFrom('audit_records').selectAll(),
+        scope,
+        'audit.query',
+        filter.tenant,
+      );
+      if (filter.user !== undefined) q = q.where('user_id', '=', filter.user);
+      if (filter.tool !== undefined) q = q.where('tool', '=', filter.tool);
+      if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+      if (filter.since !== undefined) q = q.where('time', '>=', filter.since);
+      if (filter.until !== undefined) q = q.where('time', '<', filter.until);
+      const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(filter.limit ?? 100)));
+      const rows = await q.orderBy('time', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      return rows.map(fromRow);
+    },
+  };
+}
+
+function toRow(r: AuditRecord): AuditRecordsTable {
+  return {
+    id: r.id,
+    time: r.time,
+    tenant: r.tenant,
+    user_id: r.user,
+    session_id: r.sessionId,
+    agent: r.agent,
+    domain: r.domain,
+    tool: r.tool,
+    call_id: r.callId,
+    args_hash: r.argsHash,
+    status: r.status,
+    decision_path: JSON.stringify(r.decisionPath),
+    result_summary: r.resultSummary,
+    duration_ms: r.durationMs,
+    watermark: r.watermark ?? null,
+    task_id: r.taskId ?? null,
+  };
+}
+
+function fromRow(row: AuditRecordsTable): AuditRecord {
+  return {
+    id: row.id,
+    time: row.time,
+    tenant: row.tenant,
+    user: row.user_id,
+    sessionId: row.session_id,
+    agent: row.agent,
+    domain: row.domain,
+    tool: row.tool,
+    callId: row.call_id,
+    argsHash: row.args_hash,
+    status: row.status as CallStatus,
+    decisionPath: JSON.parse(row.decision_path) as StageDecision[],
+    resultSummary: row.result_summary,
+    durationMs: Number(row.duration_ms),
+    ...(row.watermark !== null ? { watermark: row.watermark } : {}),
+    ...(row.task_id !== null ? { taskId: row.task_id } : {}),
+  };
+}
