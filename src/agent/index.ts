@@ -1,0 +1,45 @@
+export type { AgentFrame } from './agent-frame.js';
+export { boundedApprover, denyingApprover, observedApprover } from './approvers.js';
+export { callBatches } from './call-batches.js';
+export {
+  ControlToolError,
+  InterruptedError,
+  NoAgentFrameError,
+  NoInteractiveUserError,
+  NoProviderError,
+  ProviderConfigError,
+  ProviderError,
+  ScriptExhaustedError,
+  SubagentDepthError,
+  UnknownAgentDefinitionError,
+  UnknownTaskError,
+} from './errors.js';
+export {
+  type AgentEvent,
+  AgentEventBus,
+  type AgentEventListener,
+  type AgentEventType,
+  type EventSource,
+  EventStream,
+  type RunStatus,
+  type SubagentRunMode,
+} from './events.js';
+export { boundCallCount } from './frame-context.js';
+export { runAgentLoop } from './loop.js';
+export * from './providers/index.js';
+export { ResourceTracker } from './resource-tracker.js';
+export { budgetStop, type RunBudget } from './run-budget.js';
+export type { RunResult } from './run-result.js';
+export type {
+  AccessFrame,
+  AgentAccess,
+  SubagentDefinition,
+  ToolCatalog,
+  ToolInvoker,
+  UserQuestionHandler,
+} from './runtime-ports.js';
+export { AgentSession, type AgentSessionOptions, type RunHandle, SessionBusyError } from './session.js';
+export { DEFAULT_LIMITS, type RuntimeLimits } from './session-runtime.js';
+export { TASK_STATUSES, TaskBoard, type TaskStatus, type TeamTask } from './task-board.js';
+export { declarationOf, declarationsFor } from './tool-declarations.js';
+export { type ControlToolOptions, createControlTools } from './tools/index.js';

@@ -1,0 +1,209 @@
+import { TwinlineError } from '../core/index.js';
+import type { GatewayResult } from '../gateway/index.js';
+import { linkedController } from './abort.js';
+import type { AgentFrame } from './agent-frame.js';
+import { callBatches } from './call-batches.js';
+import { InterruptedError } from './errors.js';
+import { eventSource } from './event-source.js';
+import type { RunStatus } from './events.js';
+import type { AssistantMessage, ProposedToolCall, TokenUsage } from './providers/index.js';
+import { budgetStop, type RunBudget } from './run-budget.js';
+import type { RunResult } from './run-result.js';
+import { declarationsFor } from './tool-declarations.js';
+import { invokeThroughGateway } from './tool-invocation.js';
+
+const BUDGET_REASON = 'budget exceeded';
+
+/**
+ * One run of an agent: model turn → proposed calls → gateway → results back to the model, until
+ * the model answers in text, the turn or token/time budget is spent, or the run is cancelled.
+ * The model only ever sees `GatewayResult.modelContent`. The run always resolves with a result;
+ * errors and interrupts are statuses, so a next run on the same frame works.
+ */
+export async function runAgentLoop(
+  frame: AgentFrame,
+  prompt: string,
+  options: { readonly signal: AbortSignal; readonly budget: RunBudget },
+): Promise<RunResult> {
+  const rt = frame.runtime;
+  const src = eventSource(frame);
+  const started = Date.now();
+  const budget = options.budget;
+  const budgetAbort = new AbortController();
+  const run = linkedController(options.signal, budgetAbort.signal);
+  const clearWall =
+    budget.maxWallMs === undefined
+      ? () => {}
+      : rt.tracker.setTimer(`wall budget ${frame.id}`, budget.maxWallMs, () =>
+          budgetAbort.abort(BUDGET_REASON),
+        );
+  let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  let turns = 0;
+
+  const finish = (status: RunStatus, text: string, error?: { code: string; message: string }): RunResult => {
+    clearWall();
+    run.dispose();
+    const result: RunResult = {
+      status,
+      text,
+      turns,
+      usage,
+      durationMs: Date.now() - started,
+      ...(error ? { error } : {}),
+    };
+    rt.bus.emit({ ...src, type: 'result', status, text, turns, usage, durationMs: result.durationMs });
+    return result;
+  };
+  const stopped = (): RunResult =>
+    budgetAbort.signal.aborted
+      ? finish('budget_exceeded', `Stopped: the run's time budget of ${budget.maxWallMs} ms is spent.`)
+      : finish('interrupted', 'Interrupted.');
+
+  frame.history.push({ role: 'user', content: prompt });
+
+  while (true) {
+    if (run.signal.aborted) return stopped();
+    const limit = budgetStop(budget, { turns, usage, elapsedMs: Date.now() - started });
+    if (limit === 'max_turns')
+      return finish('max_turns', `Stopped after ${turns} turn(s) without a final answer.`);
+    if (limit) return finish('budget_exceeded', "Stopped: the run's token or time budget is spent.");
+    deliverInbox(frame);
+
+    turns++;
+    rt.bus.emit({ ...src, type: 'turn_start', turn: turns });
+    let message: AssistantMessage | undefined;
+    let turnUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+    try {
+      for await (const delta of frame.provider.turn({
+        system: frame.systemPrompt,
+        messages: frame.history,
+        tools: declarationsFor(rt.catalog, frame.tools),
+        signal: run.signal,
+      })) {
+        if (delta.type === 'text_delta') rt.bus.emit({ ...src, type: 'text_delta', text: delta.text });
+        else if (delta.type === 'retry') {
+          rt.bus.emit({
+            ...src,
+            type: 'retry',
+            attempt: delta.attempt,
+            delayMs: delta.delayMs,
+            ...(delta.status === undefined ? {} : { status: delta.status }),
+          });
+        } else {
+          message = delta.message;
+          turnUsage = delta.usage;
+        }
+      }
+    } catch (err) {
+      rt.bus.emit({ ...src, type: 'turn_end', turn: turns, usage: turnUsage });
+      if (run.signal.aborted || err instanceof InterruptedError) return stopped();
+      const e = errorInfo(err);
+      rt.bus.emit({ ...src, type: 'error', ...e });
+      return finish('error', `The model failed: ${e.message}`, e);
+    }
+    usage = {
+      inputTokens: usage.inputTokens + turnUsage.inputTokens,
+      outputTokens: usage.outputTokens + turnUsage.outputTokens,
+    };
+    if (!message) {
+      rt.bus.emit({ ...src, type: 'turn_end', turn: turns, usage: turnUsage });
+      const e = { code: 'agent.provider_failed', message: 'the model ended its turn without a message' };
+      rt.bus.emit({ ...src, type: 'error', ...e });
+      return finish('error', e.message, e);
+    }
+
+    frame.history.push({
+      role: 'assistant',
+      content: message.text,
+      ...(message.toolCalls.length > 0 ? { toolCalls: message.toolCalls } : {}),
+    });
+    if (message.toolCalls.length === 0) {
+      rt.bus.emit({ ...src, type: 'turn_end', turn: turns, usage: turnUsage });
+      return finish('completed', message.text);
+    }
+
+    await runToolCalls(frame, message.toolCalls, run.signal);
+    rt.bus.emit({ ...src, type: 'turn_end', turn: turns, usage: turnUsage });
+  }
+}
+
+/**
+ * Runs one turn's calls through the gateway, batch by batch. Every proposed call gets exactly one
+ * tool message back in the model's order; calls not started because the run was cancelled are
+ * answered "not run" so the conversation stays well-formed for the next run.
+ */
+async function runToolCalls(
+  frame: AgentFrame,
+  calls: readonly ProposedToolCall[],
+  signal: AbortSignal,
+): Promise<void> {
+  const rt = frame.runtime;
+  const src = eventSource(frame);
+  const contents = new Map<ProposedToolCall, string>();
+  for (const call of calls) {
+    rt.bus.emit({
+      ...src,
+      type: 'tool_proposed',
+      callId: call.id,
+      tool: call.name,
+      arguments: call.arguments,
+    });
+  }
+  const safe = (c: ProposedToolCall) =>
+    rt.catalog.get(c.name)?.concurrencySafe === true && frame.tools.has(c.name);
+  for (const batch of callBatches(calls, safe)) {
+    if (signal.aborted) break;
+    await Promise.all(
+      batch.map(async (call) => {
+        const result = await invokeThroughGateway(frame, call, signal);
+        report(frame, call, result);
+        contents.set(call, result.modelContent);
+      }),
+    );
+  }
+  for (const call of calls) {
+    frame.history.push({
+      role: 'tool',
+      toolCallId: call.id,
+      name: call.name,
+      content: contents.get(call) ?? `Tool ${call.name} was not run: the run was interrupted.`,
+    });
+  }
+}
+
+function report(frame: AgentFrame, call: ProposedToolCall, result: GatewayResult): void {
+  const src = eventSource(frame);
+  frame.runtime.bus.emit({
+    ...src,
+    type: 'decision',
+    callId: call.id,
+    tool: call.name,
+    status: result.status,
+    decision: result.decision,
+    path: result.path,
+    auditId: result.auditId,
+  });
+  frame.runtime.bus.emit({
+    ...src,
+    type: 'tool_result',
+    callId: call.id,
+    tool: call.name,
+    status: result.status,
+    content: result.modelContent,
+    durationMs: result.durationMs,
+  });
+}
+
+/** Messages from teammates and finished background agents, shown to the model as quoted data. */
+function deliverInbox(frame: AgentFrame): void {
+  if (frame.inbox.length === 0) return;
+  const lines = frame.inbox.splice(0).map((m) => `[message from ${m.from}] ${JSON.stringify(m.text)}`);
+  frame.history.push({ role: 'user', content: lines.join('\n') });
+}
+
+function errorInfo(err: unknown): { code: string; message: string; where?: string } {
+  if (err instanceof TwinlineError) {
+    return { code: err.code, message: err.message, ...(err.where ? { where: err.where } : {}) };
+  }
+  return { code: 'agent.error', message: err instanceof Error ? err.message : String(err) };
+}

@@ -1,0 +1,32 @@
+export {
+  createProvider,
+  type ProviderConfig,
+  type ProviderSpec,
+  parseProviderSpec,
+} from './create-provider.js';
+export { type OpenAICompatibleOptions, OpenAICompatibleProvider } from './openai-compatible.js';
+export {
+  DEFAULT_RETRY_POLICY,
+  isRetryableStatus,
+  type RetryPolicy,
+  retryAfterMs,
+  retryDelayMs,
+} from './retry-policy.js';
+export {
+  type Script,
+  ScriptedProvider,
+  type ScriptedTurn,
+  scriptedTurnSchema,
+  scriptSchema,
+} from './scripted.js';
+export {
+  type AssistantMessage,
+  completeTurn,
+  type ModelDelta,
+  type ModelMessage,
+  type ModelProvider,
+  type ModelTurnRequest,
+  type ProposedToolCall,
+  type TokenUsage,
+  type ToolDeclaration,
+} from './types.js';

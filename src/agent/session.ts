@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import { type Identity, TwinlineError } from '../core/index.js';
+import type { Approver, ThirdPartyTextLedger } from '../gateway/index.js';
+import { AgentFrame, type InboxMessage } from './agent-frame.js';
+import { BackgroundJobs } from './background-jobs.js';
+import { type AgentEvent, AgentEventBus, type AgentEventListener } from './events.js';
+import { agentContext } from './frame-context.js';
+import { runAgentLoop } from './loop.js';
+import { createProvider, type ModelMessage, type ModelProvider } from './providers/index.js';
+import { ResourceTracker } from './resource-tracker.js';
+import type { RunResult } from './run-result.js';
+import type {
+  AgentAccess,
+  SubagentDefinition,
+  ToolCatalog,
+  ToolInvoker,
+  UserQuestionHandler,
+} from './runtime-ports.js';
+import { DEFAULT_LIMITS, type RuntimeLimits, type SessionRuntime } from './session-runtime.js';
+import { TaskBoard } from './task-board.js';
+
+export interface AgentSessionOptions {
+  /** Who is calling, from trusted ingress. */
+  readonly identity: Identity;
+  readonly provider: ModelProvider;
+  readonly gateway: ToolInvoker;
+  readonly catalog: ToolCatalog;
+  readonly access: AgentAccess;
+  readonly sessionId?: string;
+  readonly cwd?: string;
+  readonly approvalMode?: string;
+  /** Answers `ask` verdicts of the main agent (the host, via the control protocol). */
+  readonly approver?: Approver;
+  readonly userQuestion?: UserQuestionHandler;
+  readonly systemPrompt?: string;
+  readonly definitions?: Iterable<SubagentDefinition>;
+  readonly limits?: Partial<RuntimeLimits>;
+  /** Audit domain of the calls (`main`, `cli`, `deep`, …). */
+  readonly domain?: string;
+  /** Whether the working folder is trusted (decides privileged sub-agent modes). */
+  readonly trustedFolder?: boolean;
+  readonly thirdPartyText?: ThirdPartyTextLedger;
+  readonly declaredCapabilities?: readonly string[];
+}
+
+/** A session is single-threaded: one run at a time. */
+export class SessionBusyError extends TwinlineError {
+  constructor(sessionId: string) {
+    super('agent.session_busy', 'a run is already in progress; interrupt it or wait', {
+      where: `session ${sessionId}`,
+    });
+  }
+}
+
+/** One run in flight: iterate its events, await its result, or interrupt it. */
+export interface RunHandle extends AsyncIterable<AgentEvent> {
+  readonly result: Promise<RunResult>;
+  interrupt(): void;
+}
+
+const DEFAULT_SYSTEM_PROMPT =
+  'You are a careful assistant. Use the tools you are given to act; a tool may refuse, and a refusal is final.';
+
+/**
+ * A conversation with the main agent on behalf of one identity. Everything the agents of the
+ * session do goes through the gateway with context built here; sub-agents it spawns share its
+ * event bus, task board and tracker. The session survives interrupts: the next `run` continues
+ * the same conversation.
+ */
+export class AgentSession {
+  readonly sessionId: string;
+  readonly identity: Identity;
+  readonly events: AgentEventBus;
+  readonly tracker: ResourceTracker;
+  readonly #rt: SessionRuntime;
+  readonly #opts: AgentSessionOptions;
+  readonly #closed = new AbortController();
+  readonly #history: ModelMessage[] = [];
+  readonly #inbox: InboxMessage[] = [];
+  #provider: ModelProvider;
+  #approvalMode: string;
+  #current: AgentFrame | undefined;
+  #tools: ReadonlySet<string> | undefined;
+
+  constructor(options: AgentSessionOptions) {
+    this.#opts = options;
+    this.sessionId = options.sessionId ?? randomUUID();
+    this.identity = options.identity;
+    this.events = new AgentEventBus();
+    this.tracker = new ResourceTracker();
+    this.#provider = options.provider;
+    this.#approvalMode = options.approvalMode ?? 'default';
+    this.#rt = {
+      sessionId: this.sessionId,
+      identity: options.identity,
+      cwd: options.cwd,
+      domain: options.domain ?? 'main',
+      gateway: options.gateway,
+      catalog: options.catalog,
+      access: options.access,
+      definitions: new Map([...(options.definitions ?? [])].map((d) => [d.name, d])),
+      bus: this.events,
+      tracker: this.tracker,
+      board: new TaskBoard(),
+      jobs: new BackgroundJobs(),
+      limits: { ...DEFAULT_LIMITS, ...options.limits },
+      trustedFolder: options.trustedFolder ?? false,
+      thirdPartyText: options.thirdPartyText,
+      declaredCapabilities: options.declaredCapabilities,
+      frames: new Map(),
+      userQuestion: options.userQuestion,
+      nextChild: 0,
+    };
+  }
+
+  get approvalMode(): string {
+    return this.#current?.approvalMode ?? this.#approvalMode;
+  }
+
+  get model(): string {
+    return `${this.#provider.kind}:${this.#provider.model}`;
+  }
+
+  /** The team's shared task list (coordinator and teammates). */
+  get board(): TaskBoard {
+    return this.#rt.board;
+  }
+
+  /** Tools the main agent may see and call, as the access layer resolved them. */
+  get tools(): ReadonlySet<string> {
+    this.#tools ??= this.#rt.access.toolsFor(
+      { ref: { name: 'main', depth: 0, background: false, teammate: false } },
+      this.#rt.catalog.list(),
+    );
+    return this.#tools;
+  }
+
+  /** Switches the model for the next turn (a provider, or a spec such as `scripted:PATH`). */
+  setModel(model: ModelProvider | string): void {
+    this.#provider = typeof model === 'string' ? createProvider(model) : model;
+    if (this.#current) this.#current.provider = this.#provider;
+  }
+
+  /** Changes the main agent's approval mode; applies from the next call. */
+  setApprovalMode(mode: string): void {
+    this.#approvalMode = mode;
+    if (this.#current) this.#current.approvalMode = mode;
+  }
+
+  setUserQuestionHandler(handler: UserQuestionHandler | undefined): void {
+    this.#rt.userQuestion = handler;
+  }
+
+  /** Interrupts the current run: the model request, the running tools and every agent it spawned. */
+  interrupt(): void {
+    this.#current?.cancel('interrupted');
+  }
+
+  /** Starts a run. Iterate the handle for its events; await `result` for the outcome. */
+  run(prompt: string): RunHandle {
+    if (this.#current && !this.#current.signal.aborted && this.#running)
+      throw new SessionBusyError(this.sessionId);
+    const stream = this.events.subscribe();
+    const frame = new AgentFrame({
+      runtime: this.#rt,
+      id: 'main',
+      name: 'main',
+      depth: 0,
+      mode: 'main',
+      tools: this.tools,
+      approvalMode: this.#approvalMode,
+      approver: this.#opts.approver,
+      provider: this.#provider,
+      systemPrompt: this.#opts.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+      maxTurns: this.#rt.limits.maxTurns,
+      cancelledBy: [this.#closed.signal],
+      history: this.#history,
+      inbox: this.#inbox,
+    });
+    this.#current = frame;
+    this.#rt.frames.set(frame.id, frame);
+    this.#running = true;
+    const limits = this.#rt.limits;
+    const result = this.tracker.track(
+      'main run',
+      agentContext
+        .run(frame, () =>
+          runAgentLoop(frame, prompt, {
+            signal: frame.signal,
+            budget: {
+              maxTurns: limits.maxTurns,
+              ...(limits.maxTokens === undefined ? {} : { maxTokens: limits.maxTokens }),
+              ...(limits.maxWallMs === undefined ? {} : { maxWallMs: limits.maxWallMs }),
+            },
+          }),
+        )
+        .finally(() => {
+          this.#running = false;
+          // Keep the mode the run ended in (plan mode entered by the model persists).
+          this.#approvalMode = frame.approvalMode;
+          queueMicrotask(() => stream.close());
+        }),
+    );
+    return {
+      result,
+      interrupt: () => frame.cancel('interrupted'),
+      [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
+    };
+  }
+
+  #running = false;
+
+  /** Adds a listener for every event of the session, sub-agents included. */
+  on(listener: AgentEventListener): () => void {
+    return this.events.on(listener);
+  }
+
+  /** Resolves when no run, background agent, timer or bubbled approval is outstanding. */
+  idle(): Promise<void> {
+    return this.tracker.idle();
+  }
+
+  /** Cancels everything the session started and waits until it has all stopped. */
+  async close(): Promise<void> {
+    this.#closed.abort('session closed');
+    await this.tracker.idle();
+  }
+}
