@@ -1,0 +1,633 @@
+import { randomUUID } from 'node:crypto';
+import type { AgentEvent } from '../agent/events.js';
+import type { ApprovalRequest } from '../gateway/index.js';
+import type { StreamJsonOptions } from './argv.js';
+import { ControlBus } from './control-bus.js';
+import {
+  type AssistantBlock,
+  assistantMessage,
+  initializeResponse,
+  interruptedMarker,
+  type PermissionDenial,
+  permissionSuggestions,
+  type ResultSubtype,
+  replies,
+  resultMessage,
+  type SessionView,
+  streamEvent,
+  systemInit,
+  systemProtocolError,
+  systemStatus,
+  toolResultMessage,
+} from './dialect.js';
+import { PROTOCOL_ERROR_CODES, ProtocolError } from './errors.js';
+import { DenyAllApprover, HostApprover } from './host-approver.js';
+import { classifyHostLine, classifyOversizedLine, type HostLine } from './host-line.js';
+import { DEFAULT_MAX_LINE_CHARS, encodeLine, LineDecoder } from './ndjson.js';
+import { type ResolvedMode, resolvePermissionMode, validPermissionModeNames } from './permission-modes.js';
+import type { EngineRuntime, EngineRuntimeFactory } from './runtime.js';
+import {
+  type ControlRequestEnvelope,
+  HOST_REQUEST_SCHEMAS,
+  type HostRequestSubtype,
+  type SeededFile,
+  type UserMessage,
+} from './schemas.js';
+
+export interface EngineOptions {
+  readonly args: StreamJsonOptions;
+  readonly cwd: string;
+  readonly env: NodeJS.ProcessEnv;
+  /** Writes one complete NDJSON line to the host. Throws when the host is gone. */
+  readonly write: (line: string) => void;
+  /** Diagnostics (stderr). Never the protocol channel. */
+  readonly log: (message: string) => void;
+  readonly createRuntime: EngineRuntimeFactory;
+  /** How long the host has to answer a `can_use_tool` (default 60 s, like both SDKs). */
+  readonly permissionTimeoutMs?: number;
+  readonly maxLineChars?: number;
+  readonly version: string;
+  /** Called once when the engine is done (stdin closed and the queue drained). */
+  readonly onDone: (exitCode: number) => void;
+}
+
+/** Remembered host request ids, to refuse duplicates (bounded; old ids are forgotten). */
+const SEEN_ID_MEMORY = 4096;
+
+interface RunningTurn {
+  readonly controller: AbortController;
+  interruptedBy?: string;
+}
+
+/**
+ * The stream-json engine: reads host lines, answers control requests, queues user turns and runs
+ * them one at a time through the agent runtime, writing messages in the host's dialect. Never
+ * executes anything from a line that failed validation; never stops on a bad line.
+ */
+export class StreamJsonEngine {
+  readonly bus: ControlBus;
+  private readonly decoder: LineDecoder;
+  private readonly maxLineChars: number;
+  private readonly sessionId: string;
+  private mode: ResolvedMode;
+  private model: string;
+  private permissionTimeoutMs: number;
+  private disallowedFromInitialize: string[] = [];
+  private readonly readCache = new Map<string, SeededFile>();
+  private runtimePromise: Promise<EngineRuntime> | undefined;
+  private runtime: EngineRuntime | undefined;
+  private readonly queue: UserMessage[] = [];
+  private current: RunningTurn | undefined;
+  private draining = false;
+  private inputEnded = false;
+  private done = false;
+  private readonly inFlight = new Map<string, AbortController>();
+  private readonly seenIds = new Set<string>();
+  private totalTokens = 0;
+
+  constructor(private readonly opts: EngineOptions) {
+    this.maxLineChars = opts.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
+    this.decoder = new LineDecoder(this.maxLineChars);
+    // Qwen's SDK picks the session id and stamps it everywhere: adopt it (G7).
+    this.sessionId = opts.args.sessionId ?? randomUUID();
+    this.model = opts.args.model ?? opts.env['TWINLINE_MODEL'] ?? 'default';
+    this.permissionTimeoutMs = opts.permissionTimeoutMs ?? 60_000;
+    const requested = opts.args.permissionMode ?? 'default';
+    this.mode = resolvePermissionMode(requested) ?? {
+      approvalMode: 'default',
+      reported: 'default',
+      neverPrompt: false,
+    };
+    if (!resolvePermissionMode(requested)) {
+      opts.log(`unknown permission mode "${requested}", using default`);
+    }
+    this.bus = new ControlBus({
+      send: (env) => this.send(env),
+      defaultTimeoutMs: this.permissionTimeoutMs,
+      log: opts.log,
+    });
+  }
+
+  /** Number of turns waiting behind the running one. */
+  get queuedTurns(): number {
+    return this.queue.length;
+  }
+
+  /** Feeds text read from the host. */
+  feed(chunk: string): void {
+    for (const d of this.decoder.push(chunk)) {
+      this.dispatch(
+        d.kind === 'line'
+          ? classifyHostLine(d.text)
+          : classifyOversizedLine(d.prefix, d.length, this.maxLineChars),
+      );
+    }
+  }
+
+  /**
+   * The host closed its side. Pending permission requests are denied (fail closed) — they can no
+   * longer be answered — but queued turns still run (a host may close right after its last prompt).
+   */
+  endInput(): void {
+    if (this.inputEnded) return;
+    for (const d of this.decoder.end()) {
+      this.dispatch(
+        d.kind === 'line'
+          ? classifyHostLine(d.text)
+          : classifyOversizedLine(d.prefix, d.length, this.maxLineChars),
+      );
+    }
+    this.inputEnded = true;
+    this.bus.close(new ProtocolError(PROTOCOL_ERROR_CODES.hostGone, 'Input closed'));
+    for (const c of this.inFlight.values()) c.abort();
+    void this.drain();
+  }
+
+  /** The host can no longer read (broken pipe) or asked us to stop: abort everything and finish. */
+  terminate(reason: string): void {
+    this.queue.length = 0;
+    if (this.current) {
+      this.current.interruptedBy = reason;
+      this.current.controller.abort();
+    }
+    this.endInput();
+  }
+
+  private view(): SessionView {
+    return {
+      dialect: this.opts.args.dialect,
+      sessionId: this.sessionId,
+      cwd: this.opts.cwd,
+      model: this.model,
+      permissionMode: this.mode.reported,
+      tools: this.runtime?.toolNames() ?? [],
+      version: this.opts.version,
+    };
+  }
+
+  private send(message: unknown): void {
+    this.opts.write(encodeLine(message));
+  }
+
+  /** Writes a data message; a host that cannot read any more ends the session. */
+  private emit(message: unknown): void {
+    if (this.done) return;
+    try {
+      this.send(message);
+    } catch (err) {
+      this.opts.log(`cannot write to host: ${err instanceof Error ? err.message : String(err)}`);
+      this.terminate('host stopped reading');
+    }
+  }
+
+  private respond(requestId: string, payload: unknown): void {
+    this.inFlight.delete(requestId);
+    this.emit({
+      type: 'control_response',
+      response: { subtype: 'success', request_id: requestId, response: payload },
+    });
+  }
+
+  private respondError(requestId: string, message: string, errorCode?: string): void {
+    this.inFlight.delete(requestId);
+    this.emit({
+      type: 'control_response',
+      response: {
+        subtype: 'error',
+        request_id: requestId,
+        error: message,
+        ...(errorCode ? { error_code: errorCode } : {}),
+      },
+    });
+  }
+
+  private dispatch(line: HostLine): void {
+    switch (line.kind) {
+      case 'ignore':
+        return;
+      case 'user':
+        this.queue.push(line.message);
+        void this.drain();
+        return;
+      case 'control_request':
+        this.onControlRequest(line.envelope);
+        return;
+      case 'control_response':
+        this.bus.handleResponse(line.envelope);
+        return;
+      case 'control_cancel': {
+        const c = this.inFlight.get(line.requestId);
+        if (c) {
+          c.abort();
+          this.inFlight.delete(line.requestId);
+        } else
+          this.opts.log(`control_cancel_request for unknown request_id ${JSON.stringify(line.requestId)}`);
+        return;
+      }
+      case 'invalid':
+        this.onInvalid(line);
+        return;
+    }
+  }
+
+  private onInvalid(line: Extract<HostLine, { kind: 'invalid' }>): void {
+    this.opts.log(`rejected host line: ${line.reason}`);
+    if (line.claimedResponse && line.requestId !== undefined) {
+      // A garbled answer to one of our requests: that request fails (a permission is denied).
+      const error = new ProtocolError(line.code, line.reason, { where: `response ${line.requestId}` });
+      if (this.bus.fail(line.requestId, error)) return;
+    }
+    if (line.requestId !== undefined && !line.claimedResponse) {
+      this.respondError(line.requestId, line.reason, 'invalid_request');
+      return;
+    }
+    this.emit(systemProtocolError(this.view(), line.code, line.reason));
+  }
+
+  private onControlRequest(envelope: ControlRequestEnvelope): void {
+    const id = envelope.request_id;
+    if (this.inFlight.has(id) || this.seenIds.has(id)) {
+      this.opts.log(`duplicate request_id ${JSON.stringify(id)}`);
+      this.emit({
+        type: 'control_response',
+        response: {
+          subtype: 'error',
+          request_id: id,
+          error: `Duplicate request_id: ${id}`,
+          error_code: 'duplicate_request',
+        },
+      });
+      return;
+    }
+    this.seenIds.add(id);
+    if (this.seenIds.size > SEEN_ID_MEMORY) {
+      const oldest = this.seenIds.values().next().value;
+      if (oldest !== undefined) this.seenIds.delete(oldest);
+    }
+    const subtype = envelope.request.subtype;
+    if (!Object.hasOwn(HOST_REQUEST_SCHEMAS, subtype)) {
+      this.respondError(
+        id,
+        `Unsupported control request subtype: ${subtype.slice(0, 128)}`,
+        'unsupported_request',
+      );
+      return;
+    }
+    const schema = HOST_REQUEST_SCHEMAS[subtype as HostRequestSubtype];
+    const parsed = schema.safeParse(envelope.request);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.map(String).join('.') ?? '';
+      this.respondError(
+        id,
+        `Invalid ${subtype} request${where ? ` at ${where}` : ''}: ${issue?.message}`,
+        'invalid_request',
+      );
+      return;
+    }
+    const controller = new AbortController();
+    this.inFlight.set(id, controller);
+    this.handleRequest(
+      id,
+      parsed.data as Record<string, unknown> & { subtype: HostRequestSubtype },
+      controller.signal,
+    )
+      .then((payload) => {
+        if (!controller.signal.aborted) this.respond(id, payload);
+        else this.inFlight.delete(id);
+      })
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted)
+          this.respondError(id, err instanceof Error ? err.message : String(err));
+        else this.inFlight.delete(id);
+      });
+  }
+
+  private async handleRequest(
+    id: string,
+    req: Record<string, unknown> & { subtype: HostRequestSubtype },
+    _signal: AbortSignal,
+  ): Promise<unknown> {
+    const d = this.opts.args.dialect;
+    switch (req.subtype) {
+      case 'initialize': {
+        const disallowed = req['disallowedTools'];
+        if (Array.isArray(disallowed)) this.disallowedFromInitialize = disallowed.map(String);
+        const timeout = req['timeout'] as { canUseTool?: number } | undefined;
+        // Never wait less than the host itself would (G14); cap at 10 minutes.
+        if (timeout?.canUseTool)
+          this.permissionTimeoutMs = Math.min(Math.max(timeout.canUseTool, 1000), 600_000);
+        const payload = initializeResponse(this.view(), { disallowedTools: Array.isArray(disallowed) });
+        // Warm the runtime after answering, so `initialize` itself stays fast.
+        setImmediate(() => void this.loadRuntime().catch(() => undefined));
+        return payload;
+      }
+      case 'interrupt': {
+        if (req['cancel_queued'] === true) this.queue.length = 0;
+        if (this.current) {
+          this.current.interruptedBy = 'Request interrupted by user';
+          this.current.controller.abort();
+        }
+        return replies.interrupt(d);
+      }
+      case 'set_permission_mode': {
+        const name = String(req['mode']);
+        const resolved = resolvePermissionMode(name);
+        if (!resolved) {
+          throw new Error(
+            `Invalid permission mode: ${name}. Valid values are: ${validPermissionModeNames().join(', ')}`,
+          );
+        }
+        this.mode = resolved;
+        const status = systemStatus(this.view());
+        // Answer first, then report the new mode, as the real CLIs do.
+        setImmediate(() => {
+          if (status) this.emit(status);
+        });
+        return replies.setPermissionMode(d, resolved.reported);
+      }
+      case 'set_model': {
+        const requested =
+          typeof req['model'] === 'string' && req['model'] ? (req['model'] as string) : undefined;
+        const runtime = this.runtime;
+        this.model = runtime
+          ? await runtime.setModel(requested)
+          : (requested ?? this.opts.args.model ?? 'default');
+        return replies.setModel(d, this.model);
+      }
+      case 'seed_read_state': {
+        const files: SeededFile[] = Array.isArray(req['files'])
+          ? (req['files'] as SeededFile[])
+          : [{ path: String(req['path']), mtime: Number(req['mtime']) }];
+        for (const f of files) this.readCache.set(f.path, f);
+        this.runtime?.seedReadState(files);
+        return { seeded: files.length };
+      }
+      case 'mcp_status':
+      case 'mcp_server_status':
+        return replies.mcpStatus(req.subtype);
+      case 'supported_commands':
+        return replies.supportedCommands();
+      case 'get_context_usage':
+        return replies.contextUsage(this.model, this.totalTokens);
+      case 'get_available_models':
+        return replies.availableModels(this.model);
+      case 'set_max_thinking_tokens':
+        return {};
+      case 'set_effort':
+        return { applied: false, override: null, reason: 'Twinline does not set reasoning effort' };
+      case 'mcp_message':
+        // Server-initiated notifications from SDK MCP servers: Twinline hosts none, so just ack.
+        return {};
+      case 'stop_task':
+        throw new Error(`No task ${String(req['task_id'])} is running`);
+      default:
+        throw new Error(
+          `Unsupported control request subtype: ${String((req as { subtype: string }).subtype)} (${id})`,
+        );
+    }
+  }
+
+  private loadRuntime(): Promise<EngineRuntime> {
+    if (!this.runtimePromise) {
+      const a = this.opts.args;
+      this.runtimePromise = this.opts
+        .createRuntime({
+          cwd: this.opts.cwd,
+          sessionId: this.sessionId,
+          model: this.model === 'default' ? a.model : this.model,
+          allowedTools: a.allowedTools,
+          disallowedTools: [...a.disallowedTools, ...this.disallowedFromInitialize],
+          systemPrompt: a.systemPrompt,
+          appendSystemPrompt: a.appendSystemPrompt,
+          env: this.opts.env,
+        })
+        .then((rt) => {
+          this.runtime = rt;
+          this.model = rt.model();
+          if (this.readCache.size > 0) rt.seedReadState([...this.readCache.values()]);
+          return rt;
+        });
+      this.runtimePromise.catch((err: unknown) => {
+        this.opts.log(`runtime failed to start: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    }
+    return this.runtimePromise;
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining || this.done) return;
+    this.draining = true;
+    try {
+      for (let next = this.queue.shift(); next; next = this.queue.shift()) {
+        await this.runTurn(next);
+      }
+    } finally {
+      this.draining = false;
+    }
+    if (this.inputEnded && this.queue.length === 0 && !this.done) await this.finish();
+  }
+
+  private async finish(): Promise<void> {
+    if (this.done) return;
+    this.done = true;
+    this.bus.close();
+    try {
+      await this.runtime?.close();
+    } catch (err) {
+      this.opts.log(`runtime close failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.opts.onDone(0);
+  }
+
+  private async runTurn(message: UserMessage): Promise<void> {
+    const started = Date.now();
+    const turn: RunningTurn = { controller: new AbortController() };
+    this.current = turn;
+    const denials: PermissionDenial[] = [];
+    const errors: string[] = [];
+    let subtype: ResultSubtype = 'success';
+    let finalText: string | undefined;
+    let numTurns = 0;
+    let usage = { inputTokens: 0, outputTokens: 0 };
+    let apiMs = 0;
+    try {
+      const runtime = await this.loadRuntime();
+      this.emit(systemInit(this.view()));
+      const canPrompt = this.opts.args.promptHost && !this.mode.neverPrompt;
+      const onDenied = (req: ApprovalRequest): void => {
+        denials.push({ tool_name: req.tool.name, tool_use_id: req.call.id, tool_input: req.args });
+      };
+      const approver = canPrompt
+        ? new HostApprover(this.bus, {
+            timeoutMs: this.permissionTimeoutMs,
+            suggestions: (tool) => permissionSuggestions(this.opts.args.dialect, tool),
+            onInterrupt: (msg) => {
+              turn.interruptedBy = msg;
+              turn.controller.abort();
+            },
+            onDenied,
+          })
+        : new DenyAllApprover(
+            this.mode.neverPrompt
+              ? 'Permission mode dontAsk: tools that need approval are denied'
+              : 'No permission prompt is available (start with --permission-prompt-tool stdio)',
+            onDenied,
+          );
+      const projector = new TurnProjector(this.view(), this.opts.args.includePartialMessages, (m) =>
+        this.emit(m),
+      );
+      for await (const event of runtime.run({
+        prompt: promptText(message),
+        signal: turn.controller.signal,
+        approver,
+        approvalMode: this.mode.approvalMode,
+        maxTurns: this.opts.args.maxTurns,
+      })) {
+        if (event.depth !== 0) continue;
+        projector.accept(event);
+        if (event.type === 'error') errors.push(event.message);
+        if (event.type === 'result') {
+          numTurns = event.turns;
+          usage = { inputTokens: event.usage.inputTokens, outputTokens: event.usage.outputTokens };
+          apiMs = event.durationMs;
+          if (event.status === 'completed') finalText = event.text;
+          else if (event.status === 'max_turns') {
+            subtype = 'error_max_turns';
+            errors.push(`Reached maximum number of turns (${this.opts.args.maxTurns ?? numTurns})`);
+          } else {
+            subtype = 'error_during_execution';
+            if (event.status === 'interrupted') errors.push(turn.interruptedBy ?? 'Operation cancelled.');
+            else if (event.status === 'budget_exceeded') errors.push('Budget exceeded');
+            else if (errors.length === 0) errors.push(event.text || 'The turn failed');
+          }
+        }
+      }
+      projector.flush();
+      if (turn.controller.signal.aborted && subtype === 'success') {
+        subtype = 'error_during_execution';
+        errors.push(turn.interruptedBy ?? 'Operation cancelled.');
+      }
+    } catch (err) {
+      subtype = 'error_during_execution';
+      errors.push(err instanceof Error ? err.message : String(err));
+    } finally {
+      this.current = undefined;
+    }
+    this.totalTokens += usage.inputTokens + usage.outputTokens;
+    if (subtype === 'error_during_execution' && turn.controller.signal.aborted) {
+      const marker = interruptedMarker(this.view());
+      if (marker) this.emit(marker);
+    }
+    this.emit(
+      resultMessage(this.view(), {
+        subtype,
+        text: finalText,
+        errors,
+        durationMs: Date.now() - started,
+        durationApiMs: apiMs,
+        numTurns: Math.max(numTurns, 1),
+        usage,
+        denials,
+      }),
+    );
+  }
+}
+
+/** The prompt text of a user message: text blocks joined; other blocks as JSON. */
+export function promptText(message: UserMessage): string {
+  const c = message.message.content;
+  if (typeof c === 'string') return c;
+  return c
+    .map((b) =>
+      b.type === 'text' && typeof b['text'] === 'string' ? (b['text'] as string) : JSON.stringify(b),
+    )
+    .join('\n');
+}
+
+/**
+ * Turns the runtime's events into the host's messages: streamed text becomes one assistant text
+ * block when the model moves on (to a tool call or the end of its turn), each proposed call an
+ * assistant `tool_use` block, each gateway result a `user` tool result.
+ */
+class TurnProjector {
+  private text = '';
+  private messageId = `msg_${randomUUID()}`;
+  private blockIndex = 0;
+  private streaming = false;
+
+  constructor(
+    private readonly view: SessionView,
+    private readonly partial: boolean,
+    private readonly out: (message: unknown) => void,
+  ) {}
+
+  accept(e: AgentEvent): void {
+    switch (e.type) {
+      case 'turn_start':
+        this.messageId = `msg_${randomUUID()}`;
+        this.blockIndex = 0;
+        if (this.partial) {
+          this.out(
+            streamEvent(this.view, {
+              type: 'message_start',
+              message: { id: this.messageId, role: 'assistant', model: this.view.model, content: [] },
+            }),
+          );
+        }
+        return;
+      case 'text_delta':
+        if (this.partial) {
+          if (!this.streaming) {
+            this.out(
+              streamEvent(this.view, {
+                type: 'content_block_start',
+                index: this.blockIndex,
+                content_block: { type: 'text', text: '' },
+              }),
+            );
+            this.streaming = true;
+          }
+          this.out(
+            streamEvent(this.view, {
+              type: 'content_block_delta',
+              index: this.blockIndex,
+              delta: { type: 'text_delta', text: e.text },
+            }),
+          );
+        }
+        this.text += e.text;
+        return;
+      case 'tool_proposed':
+        this.flush();
+        this.block({ type: 'tool_use', id: e.callId, name: e.tool, input: e.arguments ?? {} });
+        return;
+      case 'tool_result':
+        this.out(toolResultMessage(this.view, e.callId, e.content, e.status !== 'executed'));
+        return;
+      case 'turn_end':
+        this.flush();
+        if (this.partial) this.out(streamEvent(this.view, { type: 'message_stop' }));
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Emits buffered text as a completed block. */
+  flush(): void {
+    if (this.text.length === 0) return;
+    const text = this.text;
+    this.text = '';
+    this.block({ type: 'text', text });
+  }
+
+  private block(block: AssistantBlock): void {
+    this.out(assistantMessage(this.view, this.messageId, block, { inputTokens: 0, outputTokens: 0 }));
+    if (this.partial && this.streaming) {
+      this.out(streamEvent(this.view, { type: 'content_block_stop', index: this.blockIndex }));
+      this.streaming = false;
+    }
+    this.blockIndex++;
+  }
+}

@@ -1,0 +1,82 @@
+import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gateway/index.js';
+import type { ControlBus } from './control-bus.js';
+import { ProtocolError } from './errors.js';
+import { PermissionResult } from './schemas.js';
+
+export interface HostApproverOptions {
+  /** How long the host has to answer before the call is denied. */
+  readonly timeoutMs: number;
+  /** `permission_suggestions` for a tool, in the host's vocabulary. */
+  readonly suggestions?: (toolName: string) => unknown[];
+  /** The host denied with `interrupt: true`: the whole turn must end. */
+  readonly onInterrupt?: (message: string) => void;
+  /** Every denial (by the host or by failure), for the turn's `permission_denials`. */
+  readonly onDenied?: (req: ApprovalRequest, message: string) => void;
+}
+
+/**
+ * The {@link Approver} that delegates `ask` verdicts to the host with a `can_use_tool` control
+ * request. Fails closed: a timeout, a cancellation, an `error` response, a malformed answer or a
+ * host that went away all deny the call.
+ */
+export class HostApprover implements Approver {
+  constructor(
+    private readonly bus: ControlBus,
+    private readonly options: HostApproverOptions,
+  ) {}
+
+  async request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    const answer = await this.ask(req, signal);
+    if (answer.behavior === 'deny') this.options.onDenied?.(req, answer.message ?? 'denied');
+    return answer;
+  }
+
+  private async ask(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    let raw: unknown;
+    try {
+      raw = await this.bus.request(
+        {
+          subtype: 'can_use_tool',
+          tool_name: req.tool.name,
+          display_name: req.tool.name,
+          input: req.args,
+          tool_use_id: req.call.id,
+          description: req.tool.description.slice(0, 500),
+          decision_reason: req.decision.reason,
+          permission_suggestions: this.options.suggestions?.(req.tool.name) ?? [],
+          blocked_path: null,
+        },
+        { timeoutMs: this.options.timeoutMs, signal },
+      );
+    } catch (err) {
+      const why = err instanceof ProtocolError ? err.message : String(err);
+      return { behavior: 'deny', message: `Permission request failed: ${why}` };
+    }
+    const parsed = PermissionResult.safeParse(raw);
+    if (!parsed.success) {
+      return { behavior: 'deny', message: 'Permission request failed: the host sent an unreadable answer' };
+    }
+    const result = parsed.data;
+    if (result.behavior === 'allow') {
+      // An absent updatedInput means "as proposed" (Claude 0.3 makes it optional).
+      return result.updatedInput === undefined
+        ? { behavior: 'allow' }
+        : { behavior: 'allow', updatedArgs: result.updatedInput };
+    }
+    const message = result.message ?? 'Denied by host';
+    if (result.interrupt) this.options.onInterrupt?.(message);
+    return { behavior: 'deny', message };
+  }
+}
+
+/** Denies every `ask` without prompting (`dontAsk`, or a host that cannot answer). */
+export class DenyAllApprover implements Approver {
+  constructor(
+    private readonly reason: string,
+    private readonly onDenied?: (req: ApprovalRequest, message: string) => void,
+  ) {}
+  async request(req: ApprovalRequest): Promise<ApprovalAnswer> {
+    this.onDenied?.(req, this.reason);
+    return { behavior: 'deny', message: this.reason };
+  }
+}

@@ -1,0 +1,47 @@
+import type { AgentEvent } from '../agent/events.js';
+import type { Approver } from '../gateway/index.js';
+import type { HostApprovalMode } from './permission-modes.js';
+import type { SeededFile } from './schemas.js';
+
+/** What one turn is given by the engine. */
+export interface RuntimeTurn {
+  readonly prompt: string;
+  readonly signal: AbortSignal;
+  /** Answers `ask` verdicts (the host, or a deny-all when the host cannot be asked). */
+  readonly approver: Approver;
+  readonly approvalMode: HostApprovalMode;
+  readonly maxTurns: number | undefined;
+}
+
+/**
+ * The agent runtime as the stream-json engine uses it: a session that runs turns as typed event
+ * streams. Created lazily (off the critical path of `initialize`); the adapter over `AgentSession`
+ * lives in `agent-runtime.ts`.
+ */
+export interface EngineRuntime {
+  /** Tool names the main agent may see, for `system/init`. */
+  toolNames(): readonly string[];
+  /** The model in use (after `setModel`). */
+  model(): string;
+  /** Runs one turn. The stream ends with one `result` event (depth 0). */
+  run(turn: RuntimeTurn): AsyncIterable<AgentEvent>;
+  /** Switches the model for the next model request; returns the model now in use. */
+  setModel(model: string | undefined): Promise<string>;
+  /** Pre-loads files the host already read. */
+  seedReadState(files: readonly SeededFile[]): void;
+  close(): Promise<void>;
+}
+
+/** Builds the runtime for a session. */
+export type EngineRuntimeFactory = (config: RuntimeConfig) => Promise<EngineRuntime>;
+
+export interface RuntimeConfig {
+  readonly cwd: string;
+  readonly sessionId: string;
+  readonly model: string | undefined;
+  readonly allowedTools: readonly string[];
+  readonly disallowedTools: readonly string[];
+  readonly systemPrompt: string | undefined;
+  readonly appendSystemPrompt: string | undefined;
+  readonly env: NodeJS.ProcessEnv;
+}
