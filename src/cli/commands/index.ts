@@ -10,5 +10,11 @@ export interface CommandModule {
 
 /** Every `twinline` sub-command, in help order. Each module adds itself here with one line. */
 export async function loadCommands(): Promise<CommandModule[]> {
-  return [];
+  return [
+    (await import('./demo.js')).demoCommand,
+    (await import('./check.js')).checkCommand,
+    (await import('./tools.js')).toolsCommand,
+    (await import('./audit.js')).auditCommand,
+    (await import('./route.js')).routeCommand,
+  ];
 }

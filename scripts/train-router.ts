@@ -1,0 +1,423 @@
+/**
+ * Trains the router's classifier on src/router/data/requests.jsonl and writes
+ * src/router/model/router-weights.json and docs/router-eval.md.
+ *   npx tsx scripts/train-router.ts [--seed 13] [--dim 16384] [--epochs 40] [--no-write]
+ *
+ * Split: stratified by (label, language), seeded: 70% train, 10% calibration, 20% test. The
+ * model is a softmax regression over hashed n-grams trained with AdaGrad and L2; its temperature
+ * is fitted on the calibration split so scores are calibrated probabilities. The test split is
+ * scored twice: classifier alone (argmax) and the full router (rules + classifier + threshold).
+ * A second, harder check holds out whole templates (every paraphrase of a template unseen).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  DEFAULT_ROUTE_THRESHOLD,
+  encodeRouterModel,
+  hashFeatures,
+  modelLogits,
+  normalizeRequest,
+  ROUTE_CLASSES,
+  type RouteClass,
+  type RouterModel,
+  route,
+  type SparseVector,
+  softmax,
+} from '../src/router/index.js';
+
+interface Row {
+  id: string;
+  query: string;
+  label: RouteClass;
+  lang: 'zh' | 'en' | 'mixed';
+  source: string;
+}
+
+const args = process.argv.slice(2);
+const argValue = (name: string, fallback: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+const SEED = Number(argValue('--seed', '13'));
+const DIM = Number(argValue('--dim', '16384'));
+const EPOCHS = Number(argValue('--epochs', '40'));
+const DATA = argValue('--data', 'src/router/data/requests.jsonl');
+const WEIGHTS_OUT = argValue('--out', 'src/router/model/router-weights.json');
+const REPORT_OUT = argValue('--report', 'docs/router-eval.md');
+const WRITE = !args.includes('--no-write');
+const K = ROUTE_CLASSES.length;
+const THRESHOLD = DEFAULT_ROUTE_THRESHOLD;
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+function shuffle<T>(xs: T[], rand: () => number): T[] {
+  for (let i = xs.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [xs[i], xs[j]] = [xs[j]!, xs[i]!];
+  }
+  return xs;
+}
+
+const rows: Row[] = readFileSync(DATA, 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as Row);
+
+/** Stratified (label × lang) seeded split. */
+function stratifiedSplit(all: Row[], rand: () => number) {
+  const groups = new Map<string, Row[]>();
+  for (const r of all) {
+    const key = `${r.label}/${r.lang}`;
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key)!.push(r);
+  }
+  const train: Row[] = [];
+  const cal: Row[] = [];
+  const test: Row[] = [];
+  for (const key of [...groups.keys()].sort()) {
+    const g = shuffle([...groups.get(key)!], rand);
+    const nTest = Math.round(g.length * 0.2);
+    const nCal = Math.round(g.length * 0.1);
+    test.push(...g.slice(0, nTest));
+    cal.push(...g.slice(nTest, nTest + nCal));
+    train.push(...g.slice(nTest + nCal));
+  }
+  return { train, cal, test };
+}
+
+/** Holds out ~20% of templates (all their paraphrases) per label; hand-written rows stay in training. */
+function templateSplit(all: Row[], rand: () => number) {
+  const sources = [...new Set(all.filter((r) => /-\d+$/.test(r.source)).map((r) => r.source))].sort();
+  const byTag = new Map<string, string[]>();
+  for (const s of sources) {
+    const tag = s.replace(/-\d+$/, '');
+    if (!byTag.has(tag)) byTag.set(tag, []);
+    byTag.get(tag)!.push(s);
+  }
+  const held = new Set<string>();
+  const calSources = new Set<string>();
+  for (const list of byTag.values()) {
+    const chosen = shuffle([...list], rand).slice(0, Math.round(list.length * 0.3));
+    chosen.forEach((s, i) => {
+      (i % 2 === 0 ? held : calSources).add(s);
+    });
+  }
+  // readonly rows have no template ids; they split by row like the stratified split
+  const untemplated = stratifiedSplit(
+    all.filter((r) => !/-\d+$/.test(r.source)),
+    rand,
+  );
+  return {
+    train: [
+      ...all.filter((r) => /-\d+$/.test(r.source) && !held.has(r.source) && !calSources.has(r.source)),
+      ...untemplated.train,
+    ],
+    cal: [...all.filter((r) => calSources.has(r.source)), ...untemplated.cal],
+    test: [...all.filter((r) => held.has(r.source)), ...untemplated.test],
+  };
+}
+
+interface Encoded {
+  vec: SparseVector;
+  y: number;
+}
+const encode = (r: Row): Encoded => ({
+  vec: hashFeatures(normalizeRequest(r.query), DIM),
+  y: ROUTE_CLASSES.indexOf(r.label),
+});
+
+function train(data: Encoded[], rand: () => number): RouterModel {
+  const weights = new Float32Array(DIM * K);
+  const bias = new Float32Array(K);
+  const g2w = new Float32Array(DIM * K);
+  const g2b = new Float32Array(K);
+  const lr = 0.4;
+  const l2 = 1e-4;
+  // inverse-frequency class weights so the smaller readonly class is not drowned out
+  const counts = new Array(K).fill(0);
+  for (const d of data) counts[d.y]++;
+  const classWeight = counts.map((c) => data.length / (K * Math.max(1, c)));
+  const order = data.map((_, i) => i);
+  const model: RouterModel = { version: 1, dim: DIM, classes: ROUTE_CLASSES, temperature: 1, bias, weights };
+  for (let epoch = 0; epoch < EPOCHS; epoch++) {
+    shuffle(order, rand);
+    for (const i of order) {
+      const { vec, y } = data[i]!;
+      const p = softmax(modelLogits(model, vec));
+      const cw = classWeight[y]!;
+      for (let c = 0; c < K; c++) {
+        const g = cw * (p[c]! - (c === y ? 1 : 0));
+        g2b[c]! += g * g;
+        bias[c]! -= (lr * g) / (Math.sqrt(g2b[c]!) + 1e-8);
+        for (let j = 0; j < vec.index.length; j++) {
+          const w = vec.index[j]! * K + c;
+          const gw = g * vec.value[j]! + l2 * weights[w]!;
+          g2w[w]! += gw * gw;
+          weights[w]! -= (lr * gw) / (Math.sqrt(g2w[w]!) + 1e-8);
+        }
+      }
+    }
+  }
+  return model;
+}
+
+function nll(model: RouterModel, data: Encoded[], temperature: number): number {
+  let s = 0;
+  for (const d of data) s -= Math.log(Math.max(1e-12, softmax(modelLogits(model, d.vec), temperature)[d.y]!));
+  return s / data.length;
+}
+
+function fitTemperature(model: RouterModel, cal: Encoded[]): number {
+  let best = 1;
+  let bestLoss = Number.POSITIVE_INFINITY;
+  for (let t = 0.2; t <= 5.0001; t += 0.05) {
+    const loss = nll(model, cal, t);
+    if (loss < bestLoss) {
+      bestLoss = loss;
+      best = Math.round(t * 100) / 100;
+    }
+  }
+  return best;
+}
+
+type Confusion = Record<RouteClass, Record<RouteClass, number>>;
+const emptyConfusion = (): Confusion =>
+  Object.fromEntries(
+    ROUTE_CLASSES.map((a) => [a, Object.fromEntries(ROUTE_CLASSES.map((b) => [b, 0]))]),
+  ) as Confusion;
+
+interface Evaluation {
+  n: number;
+  accuracy: number;
+  perLang: Record<string, { n: number; accuracy: number }>;
+  perClass: Record<RouteClass, { precision: number; recall: number; f1: number; n: number }>;
+  confusion: Confusion;
+  errors: Array<{ query: string; label: RouteClass; predicted: RouteClass }>;
+}
+
+function evaluate(rowsToScore: Row[], predict: (r: Row) => RouteClass): Evaluation {
+  const confusion = emptyConfusion();
+  const langs: Record<string, { n: number; ok: number }> = {};
+  const errors: Evaluation['errors'] = [];
+  let ok = 0;
+  for (const r of rowsToScore) {
+    const p = predict(r);
+    confusion[r.label][p]++;
+    langs[r.lang] ??= { n: 0, ok: 0 };
+    langs[r.lang]!.n++;
+    if (p === r.label) {
+      ok++;
+      langs[r.lang]!.ok++;
+    } else errors.push({ query: r.query, label: r.label, predicted: p });
+  }
+  const perClass = {} as Evaluation['perClass'];
+  for (const c of ROUTE_CLASSES) {
+    const tp = confusion[c][c];
+    const predicted = ROUTE_CLASSES.reduce((s, g) => s + confusion[g][c], 0);
+    const actual = ROUTE_CLASSES.reduce((s, q) => s + confusion[c][q], 0);
+    const precision = predicted ? tp / predicted : 0;
+    const recall = actual ? tp / actual : 0;
+    perClass[c] = {
+      precision,
+      recall,
+      f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0,
+      n: actual,
+    };
+  }
+  const perLang = Object.fromEntries(
+    Object.entries(langs)
+      .sort()
+      .map(([l, v]) => [l, { n: v.n, accuracy: v.ok / v.n }]),
+  );
+  return { n: rowsToScore.length, accuracy: ok / rowsToScore.length, perLang, perClass, confusion, errors };
+}
+
+function argmaxClass(model: RouterModel, r: Row): RouteClass {
+  const z = modelLogits(model, hashFeatures(normalizeRequest(r.query), DIM));
+  let best = 0;
+  for (let c = 1; c < K; c++) if (z[c]! > z[best]!) best = c;
+  return ROUTE_CLASSES[best]!;
+}
+
+/** Reliability of the classifier's top score on the test split: bins of confidence vs accuracy. */
+function reliability(model: RouterModel, data: Row[]) {
+  const bins = [0, 0.5, 0.7, 0.82, 0.9, 0.95, 1.0001];
+  const out = bins
+    .slice(0, -1)
+    .map((lo, i) => ({ lo, hi: Math.min(1, bins[i + 1]!), n: 0, ok: 0, meanConf: 0 }));
+  for (const r of data) {
+    const p = softmax(modelLogits(model, hashFeatures(normalizeRequest(r.query), DIM)), model.temperature);
+    let best = 0;
+    for (let c = 1; c < K; c++) if (p[c]! > p[best]!) best = c;
+    const bin = out.find((b) => p[best]! >= b.lo && p[best]! < (b.hi === 1 ? 1.0001 : b.hi))!;
+    bin.n++;
+    bin.meanConf += p[best]!;
+    if (ROUTE_CLASSES[best] === r.label) bin.ok++;
+  }
+  return out.map((b) => ({ ...b, meanConf: b.n ? b.meanConf / b.n : 0, accuracy: b.n ? b.ok / b.n : 0 }));
+}
+
+// ---------- main ----------
+const started = Date.now();
+const split = stratifiedSplit(rows, mulberry32(SEED));
+// Unseen-template model first: its calibration split holds templates it never saw, so the
+// temperature fitted there reflects new phrasings; the shipped model (which saw every template)
+// would otherwise fit an over-sharp temperature on near-duplicates of its training rows.
+const tsplit = templateSplit(rows, mulberry32(SEED + 2));
+const tmodel = train(tsplit.train.map(encode), mulberry32(SEED + 3));
+tmodel.temperature = fitTemperature(tmodel, tsplit.cal.map(encode));
+const templateEval = evaluate(tsplit.test, (r) => route(r.query, { model: tmodel }).target);
+
+const model = train(split.train.map(encode), mulberry32(SEED + 1));
+model.temperature = tmodel.temperature;
+const classifierEval = evaluate(split.test, (r) => argmaxClass(model, r));
+const routerEval = evaluate(split.test, (r) => route(r.query, { model }).target);
+const toolRoutes = split.test
+  .map((r) => ({ r, t: route(r.query, { model }).target }))
+  .filter((x) => x.t !== 'readonly_fallback');
+const toolPrecision = toolRoutes.filter((x) => x.t === x.r.label).length / Math.max(1, toolRoutes.length);
+const rel = reliability(model, split.test);
+const thresholds = [0.5, 0.7, 0.82, 0.9, 0.95].map((t) => {
+  const ev = evaluate(split.test, (r) => route(r.query, { model, threshold: t }).target);
+  const routed = split.test.filter(
+    (r) => route(r.query, { model, threshold: t }).target !== 'readonly_fallback',
+  );
+  const toolOk = routed.filter((r) => route(r.query, { model, threshold: t }).target === r.label).length;
+  const wrongTool = split.test.filter((r) => {
+    const t2 = route(r.query, { model, threshold: t }).target;
+    return t2 !== 'readonly_fallback' && t2 !== r.label;
+  }).length;
+  return {
+    threshold: t,
+    accuracy: ev.accuracy,
+    toolRouted: routed.length,
+    toolPrecision: routed.length ? toolOk / routed.length : 0,
+    wrongTool,
+  };
+});
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const confusionTable = (c: Confusion) =>
+  [
+    `| gold \\ predicted | ${ROUTE_CLASSES.join(' | ')} |`,
+    `| --- | ${ROUTE_CLASSES.map(() => '---:').join(' | ')} |`,
+    ...ROUTE_CLASSES.map((g) => `| ${g} | ${ROUTE_CLASSES.map((p) => c[g][p]).join(' | ')} |`),
+  ].join('\n');
+const classTable = (e: Evaluation) =>
+  [
+    '| class | n | precision | recall | F1 |',
+    '| --- | ---: | ---: | ---: | ---: |',
+    ...ROUTE_CLASSES.map(
+      (c) =>
+        `| ${c} | ${e.perClass[c].n} | ${pct(e.perClass[c].precision)} | ${pct(e.perClass[c].recall)} | ${pct(e.perClass[c].f1)} |`,
+    ),
+  ].join('\n');
+const langTable = (e: Evaluation) =>
+  [
+    '| language | n | accuracy |',
+    '| --- | ---: | ---: |',
+    ...Object.entries(e.perLang).map(([l, v]) => `| ${l} | ${v.n} | ${pct(v.accuracy)} |`),
+  ].join('\n');
+const count = (rs: Row[], l: RouteClass) => rs.filter((r) => r.label === l).length;
+
+const report = `# Router evaluation
+
+Generated by \`npx tsx scripts/train-router.ts\` (seed ${SEED}, ${DIM} hashed buckets, ${EPOCHS} epochs); do not edit by hand.
+Data: \`${DATA}\` — ${rows.length} requests written for this project by \`scripts/generate-router-data.ts\`
+(deep ${count(rows, 'deep')}, quick ${count(rows, 'quick')}, readonly_fallback ${count(rows, 'readonly_fallback')}).
+Split stratified by label × language: train ${split.train.length}, calibration ${split.cal.length}, test ${split.test.length}.
+Temperature (fitted on unseen-template calibration rows): ${model.temperature}. Threshold: ${THRESHOLD}.
+
+## Full router on the held-out split (rules + classifier + threshold)
+
+Accuracy **${pct(routerEval.accuracy)}** (${routerEval.n} requests). Of the requests sent to a tool line,
+${pct(toolPrecision)} went to the right one (${toolRoutes.length} routed).
+
+${langTable(routerEval)}
+
+${classTable(routerEval)}
+
+Confusion matrix (rows: gold label):
+
+${confusionTable(routerEval.confusion)}
+
+## Classifier alone (argmax, no rules, no threshold)
+
+Accuracy **${pct(classifierEval.accuracy)}**.
+
+${langTable(classifierEval)}
+
+${classTable(classifierEval)}
+
+${confusionTable(classifierEval.confusion)}
+
+## Calibration (classifier top score on the test split)
+
+| score bin | n | mean score | accuracy |
+| --- | ---: | ---: | ---: |
+${rel.map((b) => `| [${b.lo}, ${b.hi === 1 ? '1]' : `${b.hi})`} | ${b.n} | ${b.meanConf.toFixed(3)} | ${b.n ? pct(b.accuracy) : '—'} |`).join('\n')}
+
+## Threshold sweep (full router)
+
+| threshold | accuracy | sent to a tool line | right line among those | sent to the wrong tool line |
+| ---: | ---: | ---: | ---: | ---: |
+${thresholds.map((t) => `| ${t.threshold} | ${pct(t.accuracy)} | ${t.toolRouted} | ${pct(t.toolPrecision)} | ${t.wrongTool} |`).join('\n')}
+
+## Harder check: unseen templates
+
+Every paraphrase of ~15% of the templates held out for test and another ~15% for calibration
+(a fresh model trained without them; its fitted temperature is the one shipped):
+accuracy **${pct(templateEval.accuracy)}** on ${templateEval.n} requests.
+
+${langTable(templateEval)}
+
+${confusionTable(templateEval.confusion)}
+
+The stratified split shares templates between train and test, so its figure is an upper bound on
+requests that look like the training set; the unseen-template figure is closer to what new
+phrasings get. Neither is a measurement on real user traffic.
+
+## Errors on the held-out split (full router, first 25)
+
+| request | gold | routed |
+| --- | --- | --- |
+${routerEval.errors
+  .slice(0, 25)
+  .map((e) => `| ${e.query.replace(/\|/g, '\\|') || '(empty)'} | ${e.label} | ${e.predicted} |`)
+  .join('\n')}
+`;
+
+const summary = {
+  seed: SEED,
+  dim: DIM,
+  rows: rows.length,
+  temperature: model.temperature,
+  router: { accuracy: routerEval.accuracy, perLang: routerEval.perLang },
+  classifier: { accuracy: classifierEval.accuracy },
+  unseenTemplates: { accuracy: templateEval.accuracy, n: templateEval.n },
+  toolPrecision,
+  seconds: (Date.now() - started) / 1000,
+};
+
+if (WRITE) {
+  mkdirSync(dirname(WEIGHTS_OUT), { recursive: true });
+  const file = encodeRouterModel(model, {
+    data: DATA,
+    rows: rows.length,
+    seed: SEED,
+    epochs: EPOCHS,
+    heldOutAccuracy: Number(routerEval.accuracy.toFixed(4)),
+  });
+  writeFileSync(WEIGHTS_OUT, `${JSON.stringify(file)}\n`);
+  mkdirSync(dirname(REPORT_OUT), { recursive: true });
+  writeFileSync(REPORT_OUT, report);
+}
+process.stdout.write(`${report}\n${JSON.stringify(summary)}\n`);

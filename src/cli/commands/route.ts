@@ -1,0 +1,30 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './index.js';
+
+/**
+ * `twinline route "<request>" [--json]` and `twinline route --jsonl`: which line would serve a
+ * request. Imports only the router, so it starts fast.
+ */
+export const routeCommand: CommandModule = {
+  register(program: Command) {
+    program
+      .command('route')
+      .description('decide which line (deep | quick | readonly_fallback) serves a request')
+      .argument('[request]', 'the request text')
+      .option('--json', 'print the decision as one JSON object')
+      .option('--jsonl', 'read {"id","query"} lines on stdin, write one decision per line')
+      .option('--threshold <n>', 'confidence a tool line must reach (default 0.82)')
+      .option('--explain', 'include classifier scores and every matched rule')
+      .action(async (request: string | undefined, opts: RouteCliOptions) => {
+        const { runRoute } = await import('./route-run.js');
+        await runRoute(request, opts);
+      });
+  },
+};
+
+export interface RouteCliOptions {
+  json?: boolean;
+  jsonl?: boolean;
+  threshold?: string;
+  explain?: boolean;
+}

@@ -1,0 +1,30 @@
+/**
+ * The router: decides, before any agent runs, whether a request goes to the deep line, the quick
+ * line, or the read-only fallback (no tools). Imports nothing but `core/`.
+ */
+export { classify, modelLogits, type RouterModel, softmax } from './classifier.js';
+export { combineScores, MAX_RULE_BOOST, pickTarget } from './decide.js';
+export { RouterModelError } from './errors.js';
+export { featureStrings, hashFeatures, type SparseVector } from './features.js';
+export {
+  decodeRouterModel,
+  defaultModelPath,
+  encodeRouterModel,
+  type RouterModelFile,
+  readRouterModel,
+  shippedRouterModel,
+} from './model-file.js';
+export { normalizeRequest } from './normalize.js';
+export { route } from './route.js';
+export { matchRules, ROUTE_RULES, type RouteRule, systemsMentioned } from './rules.js';
+export {
+  DEFAULT_ROUTE_THRESHOLD,
+  type LineScores,
+  ROUTE_CLASSES,
+  type RouteClass,
+  type RouteDecision,
+  type RouteFeatures,
+  type RouteOptions,
+  type RouteTarget,
+  type RuleHit,
+} from './types.js';

@@ -1,0 +1,50 @@
+/** The lines a request can be sent to. `readonly_fallback` runs no tool. */
+export type RouteTarget = 'deep' | 'quick' | 'readonly_fallback';
+
+/** Classes the classifier scores; `readonly_fallback` is the third, "none of the two". */
+export const ROUTE_CLASSES = ['deep', 'quick', 'readonly_fallback'] as const;
+export type RouteClass = (typeof ROUTE_CLASSES)[number];
+
+/** Confidence per tool line after rules and classifier are combined (each in [0, 1]). */
+export interface LineScores {
+  deep: number;
+  quick: number;
+}
+
+/** A rule that matched the request. */
+export interface RuleHit {
+  id: string;
+  lean: RouteClass;
+  /** Log-likelihood ratio the rule adds to its class (see docs/router.md). */
+  weight: number;
+}
+
+/** Why the router decided what it decided; returned when `explain` is set. */
+export interface RouteFeatures {
+  /** Calibrated classifier probabilities before any rule was applied. */
+  classifier: { deep: number; quick: number; readonly_fallback: number };
+  /** Every rule that matched, strongest first. */
+  rules: RuleHit[];
+  /** True when the strongest rule leaned one way and the decision went another. */
+  ruleOverridden: boolean;
+  /** Threshold the decision was made against. */
+  threshold: number;
+}
+
+export interface RouteDecision {
+  target: RouteTarget;
+  scores: LineScores;
+  /** Id of the strongest rule that matched, or null when none did. */
+  rule: string | null;
+  features?: RouteFeatures;
+}
+
+export interface RouteOptions {
+  /** Minimum combined confidence a tool line needs; below it for both → readonly_fallback. Default 0.82. */
+  threshold?: number;
+  /** Include `features` in the decision. */
+  explain?: boolean;
+}
+
+/** Default confidence a tool line must reach (seed 004 §2.1). */
+export const DEFAULT_ROUTE_THRESHOLD = 0.82;
