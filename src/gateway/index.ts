@@ -1,3 +1,18 @@
+export { type ExecutionOutcome, executeWithTimeout } from './execute-with-timeout.js';
+export { renderModelContent } from './model-content.js';
+export { summariseOutput } from './result-summary.js';
+export type { ApprovedReview, QueuedReview, ReviewExecutionLedger, ReviewQueue } from './review-queue.js';
+export { insertStage, STAGE_ORDER, type StagePosition, type StageSlot } from './stage-order.js';
+export {
+  checkRbac,
+  defaultResultStages,
+  defaultStages,
+  rbacStage,
+  reviewStage,
+  schemaStage,
+  validateArgs,
+} from './stages/index.js';
+export { type GatewayCheck, ToolGateway, type ToolGatewayOptions, type ToolLookup } from './tool-gateway.js';
 export type {
   ApprovalAnswer,
   ApprovalRequest,
@@ -11,3 +26,4 @@ export type {
   ThirdPartyTextLedger,
   ToolCall,
 } from './types.js';
+export { toolUnavailable } from './unavailable.js';

@@ -51,6 +51,11 @@ export interface ThirdPartyTextLedger {
 export interface CallContext {
   readonly identity: Identity;
   readonly sessionId: string;
+  /**
+   * The tenant the request is addressed to (e.g. from the URL or API key scope), when ingress knows
+   * it. The gateway denies a call whose identity belongs to a different tenant.
+   */
+  readonly tenant?: string;
   readonly signal?: AbortSignal;
   /** The calling agent; absent means the main agent. */
   readonly agent?: AgentFrameRef;

@@ -84,5 +84,7 @@ export interface ToolSpec<I = any, O = unknown> {
   readonly kind?: ToolKind;
   /** Data a write tool touches, so the quick-line cache can invalidate reads of the same data. */
   readonly dataScopes?: readonly string[];
+  /** Tenants this tool serves; absent means every tenant. The gateway denies callers from others. */
+  readonly tenants?: readonly string[];
   readonly execute: (args: I, ctx: ToolExecutionContext) => Promise<O>;
 }

@@ -1,0 +1,74 @@
+import { loadConfig } from '../../config/index.js';
+import { TwinlineError } from '../../core/index.js';
+import { openStore } from '../../store/index.js';
+import type { ConfigOption } from './open-runtime.js';
+
+export interface AuditOptions extends ConfigOption {
+  readonly tenant?: string;
+  readonly user?: string;
+  readonly tool?: string;
+  readonly since?: string;
+  readonly limit: string;
+  readonly json?: boolean;
+}
+
+export async function runAudit(opts: AuditOptions): Promise<void> {
+  const limit = Number(opts.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
+    throw new TwinlineError(
+      'cli.bad-limit',
+      `expected an integer 1..10000, got ${JSON.stringify(opts.limit)}`,
+      {
+        where: '--limit',
+      },
+    );
+  }
+  let since: string | undefined;
+  if (opts.since !== undefined) {
+    const t = Date.parse(opts.since);
+    if (!/^\d{4}-\d{2}-\d{2}/.test(opts.since) || Number.isNaN(t)) {
+      throw new TwinlineError(
+        'cli.bad-since',
+        `expected an ISO-8601 time, got ${JSON.stringify(opts.since)}`,
+        {
+          where: '--since',
+        },
+      );
+    }
+    since = new Date(t).toISOString();
+  }
+  const config = loadConfig(opts.config);
+  const url = process.env['TWINLINE_DATABASE_URL'] || config.store.url;
+  // Only the store is needed: no tools are loaded to read the trail.
+  const store = await openStore(
+    url ? { url } : config.store.sqliteFile ? { sqliteFile: config.store.sqliteFile } : {},
+  );
+  try {
+    const records = await store.audit.query({
+      ...(opts.tenant ? { tenant: opts.tenant } : {}),
+      ...(opts.user ? { user: opts.user } : {}),
+      ...(opts.tool ? { tool: opts.tool } : {}),
+      ...(since ? { since } : {}),
+      limit,
+    });
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+      return;
+    }
+    if (records.length === 0) {
+      process.stdout.write('no audit records\n');
+      return;
+    }
+    const lines = records.map((r) => {
+      const d =
+        r.decisionPath.find((s) => s.verdict !== 'allow') ?? r.decisionPath[r.decisionPath.length - 1];
+      const rule = d ? `${d.stage}/${d.ruleId}` : '';
+      return [r.time, `${r.tenant}/${r.user}`.padEnd(16), r.tool.padEnd(24), r.status.padEnd(9), rule].join(
+        ' ',
+      );
+    });
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './index.js';
+
+/** `twinline check`: what the gateway would decide for one call, without executing it. */
+export const checkCommand: CommandModule = {
+  register(program: Command) {
+    program
+      .command('check')
+      .description(
+        'Dry-run one tool call through the gateway: the decision and every stage verdict (nothing runs)',
+      )
+      .requiredOption('--user <user>', 'user name as declared in users.yaml')
+      .requiredOption('--tool <tool>', 'tool name')
+      .option('--args <json>', 'tool arguments as a JSON object', '{}')
+      .option('--tenant <tenant>', 'tenant of the user (needed when the name exists in several)')
+      .option('--json', 'print JSON')
+      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .action(async (opts) => {
+        const { runCheck } = await import('./check-run.js');
+        await runCheck(opts);
+      });
+  },
+};

@@ -1,0 +1,17 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './index.js';
+
+/** `twinline tools`: the registered tool manifests. */
+export const toolsCommand: CommandModule = {
+  register(program: Command) {
+    program
+      .command('tools')
+      .description('List the registered tools (with --json: full manifests including JSON Schema)')
+      .option('--json', 'print the manifests as JSON')
+      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .action(async (opts) => {
+        const { runTools } = await import('./tools-run.js');
+        await runTools(opts);
+      });
+  },
+};

@@ -1,0 +1,11 @@
+export { loadConfig, loadOfficeDomain, OFFICE_CONFIG_PATH, type TwinlineConfig } from './load-config.js';
+export { loadTools } from './load-tools.js';
+export {
+  type ConfigFile,
+  configFileSchema,
+  type RolesFile,
+  rolesFileSchema,
+  type UsersFile,
+  usersFileSchema,
+} from './schema.js';
+export { loadYamlFile } from './yaml-file.js';

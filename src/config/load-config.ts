@@ -1,0 +1,90 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, type Identity } from '../core/index.js';
+import { configFileSchema, type RolesFile, rolesFileSchema, usersFileSchema } from './schema.js';
+import { loadYamlFile } from './yaml-file.js';
+
+/** A loaded configuration: every referenced file read and validated, every path absolute. */
+export interface TwinlineConfig {
+  /** Absolute path of the config file. */
+  readonly file: string;
+  readonly domain: string;
+  readonly tools: { readonly module: string; readonly options: Readonly<Record<string, unknown>> };
+  readonly users: readonly Identity[];
+  readonly roles: RolesFile['roles'];
+  readonly policies: readonly string[];
+  readonly lines: { readonly deep: readonly string[]; readonly quick: readonly string[] };
+  readonly router: Readonly<Record<string, unknown>>;
+  /** Store location from the file; `TWINLINE_DATABASE_URL` still takes precedence at open time. */
+  readonly store: { readonly sqliteFile?: string; readonly url?: string };
+  readonly approvalTimeoutMs?: number;
+}
+
+/** Path of the built-in office domain's configuration. */
+export const OFFICE_CONFIG_PATH: string = fileURLToPath(
+  new URL('../../examples/office/twinline.config.yaml', import.meta.url),
+);
+
+/**
+ * Loads `twinline.config.yaml` (default: the office domain) and the users and roles files it
+ * names. Throws `ConfigError` naming file, line and field.
+ */
+export function loadConfig(path?: string): TwinlineConfig {
+  const file = resolve(path ?? OFFICE_CONFIG_PATH);
+  if (!existsSync(file)) throw new ConfigError('config.not-found', 'config file not found', { where: file });
+  const raw = loadYamlFile(file, configFileSchema);
+  const dir = dirname(file);
+  const rel = (p: string) => (isAbsolute(p) ? p : resolve(dir, p));
+  const tools = typeof raw.tools === 'string' ? { module: raw.tools, options: {} } : raw.tools;
+
+  const usersFile = rel(raw.users);
+  const users = loadYamlFile(usersFile, usersFileSchema).users;
+  const seen = new Set<string>();
+  for (const u of users) {
+    const key = `${u.tenant}/${u.user}`;
+    if (seen.has(key)) {
+      throw new ConfigError('config.duplicate-user', `user ${key} is declared twice`, { where: usersFile });
+    }
+    seen.add(key);
+  }
+  const roles = raw.roles ? loadYamlFile(rel(raw.roles), rolesFileSchema).roles : {};
+  if (raw.roles) {
+    for (const u of users) {
+      for (const role of u.roles) {
+        if (!(role in roles)) {
+          throw new ConfigError(
+            'config.unknown-role',
+            `user ${u.tenant}/${u.user} has undeclared role ${role}`,
+            {
+              where: usersFile,
+            },
+          );
+        }
+      }
+    }
+  }
+  const store =
+    raw.store === undefined
+      ? {}
+      : 'sqlite' in raw.store
+        ? { sqliteFile: resolve(raw.store.sqlite) }
+        : { url: raw.store.url };
+  return {
+    file,
+    domain: raw.domain,
+    tools: { module: rel(tools.module), options: tools.options },
+    users,
+    roles,
+    policies: raw.policies.map(rel),
+    lines: { deep: raw.lines.deep?.allow ?? [], quick: raw.lines.quick?.allow ?? [] },
+    router: raw.router,
+    store,
+    ...(raw.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: raw.approvalTimeoutMs } : {}),
+  };
+}
+
+/** The office sample domain's configuration (tools, users, roles of `examples/office/`). */
+export function loadOfficeDomain(): TwinlineConfig {
+  return loadConfig(OFFICE_CONFIG_PATH);
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { DATA_LEVELS } from '../core/index.js';
+
+const name = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, 'letters, digits, _ . - only');
+
+/** `twinline.config.yaml` as written. Paths are relative to the config file's folder. */
+export const configFileSchema = z.strictObject({
+  /** A short name of the domain, shown by the CLI and recorded in sessions. */
+  domain: name.default('default'),
+  /** Module exporting `tools: ToolSpec[]` or `createTools(options)`; options pass through. */
+  tools: z.union([
+    z.string().min(1),
+    z.strictObject({ module: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) }),
+  ]),
+  users: z.string().min(1),
+  roles: z.string().min(1).optional(),
+  policies: z.array(z.string().min(1)).default([]),
+  lines: z
+    .strictObject({
+      deep: z.strictObject({ allow: z.array(name).default([]) }).optional(),
+      quick: z.strictObject({ allow: z.array(name).default([]) }).optional(),
+    })
+    .default({}),
+  router: z.record(z.string(), z.unknown()).default({}),
+  store: z
+    .union([
+      z.strictObject({ sqlite: z.string().min(1) }),
+      z.strictObject({ url: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL') }),
+    ])
+    .optional(),
+  /** Upper bound on waiting for an approver, in ms. */
+  approvalTimeoutMs: z.number().int().positive().optional(),
+});
+export type ConfigFile = z.infer<typeof configFileSchema>;
+
+const attributeValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
+
+/** `users.yaml`: who exists, in which tenant, with which roles, data level and attributes. */
+export const usersFileSchema = z.strictObject({
+  users: z
+    .array(
+      z.strictObject({
+        tenant: name,
+        user: name,
+        roles: z.array(name),
+        dataLevel: z.enum(DATA_LEVELS),
+        attributes: z.record(z.string(), attributeValue).default({}),
+      }),
+    )
+    .min(1),
+});
+export type UsersFile = z.infer<typeof usersFileSchema>;
+
+/** `roles.yaml`: each role and the tool categories it is granted (ABAC builds on this). */
+export const rolesFileSchema = z.strictObject({
+  roles: z.record(
+    name,
+    z.strictObject({
+      description: z.string().optional(),
+      categories: z.array(name).default([]),
+    }),
+  ),
+});
+export type RolesFile = z.infer<typeof rolesFileSchema>;

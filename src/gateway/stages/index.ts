@@ -1,0 +1,18 @@
+import type { GatewayStage, ResultStage } from '../types.js';
+import { rbacStage } from './rbac-stage.js';
+import { reviewStage } from './review-stage.js';
+import { schemaStage } from './schema-stage.js';
+
+export { checkRbac, rbacStage } from './rbac-stage.js';
+export { reviewStage } from './review-stage.js';
+export { schemaStage, validateArgs } from './schema-stage.js';
+
+/** The stages Foundation ships, in canonical order. */
+export function defaultStages(): GatewayStage[] {
+  return [schemaStage, rbacStage, reviewStage];
+}
+
+/** No built-in result transforms yet: output passes through unchanged. */
+export function defaultResultStages(): ResultStage[] {
+  return [];
+}

@@ -1,0 +1,539 @@
+import { randomUUID } from 'node:crypto';
+import { decide, hashCanonical, type StageDecision, TwinlineError, type Verdict } from '../core/index.js';
+import type { AuditRecord, AuditSink, CallStatus } from '../store/index.js';
+import type { ToolSpec } from '../tools/index.js';
+import { type ExecutionOutcome, executeWithTimeout } from './execute-with-timeout.js';
+import { renderModelContent } from './model-content.js';
+import { summariseOutput } from './result-summary.js';
+import type { ApprovedReview, ReviewExecutionLedger, ReviewQueue } from './review-queue.js';
+import { defaultResultStages, defaultStages, validateArgs } from './stages/index.js';
+import type {
+  CallContext,
+  GatewayResult,
+  GatewayStage,
+  PreparedCall,
+  ResultStage,
+  ToolCall,
+} from './types.js';
+import { toolUnavailable } from './unavailable.js';
+
+/** Where the gateway looks tools up (a `ToolRegistry`, or anything with an O(1) `get`). */
+export interface ToolLookup {
+  get(name: string): ToolSpec | undefined;
+}
+
+export interface ToolGatewayOptions {
+  readonly tools: ToolLookup;
+  /** Receives exactly one record per attempted call. Never awaited on the decision path. */
+  readonly audit: AuditSink;
+  /** Pre-execution stages in order; defaults to `defaultStages()` (schema, rbac, review). */
+  readonly stages?: readonly GatewayStage[];
+  /** Post-execution transforms in order; defaults to none. */
+  readonly resultStages?: readonly ResultStage[];
+  /** Where `review` verdicts are queued, and how approved reviews are claimed and completed. */
+  readonly reviews?: ReviewQueue & Partial<ReviewExecutionLedger>;
+  /** Upper bound on waiting for an approver; default 60 s. */
+  readonly approvalTimeoutMs?: number;
+  /** How long a queued review stays approvable; default 24 h. */
+  readonly reviewTtlMs?: number;
+  /** A gateway that may only `check` (dry run): `invoke` throws, since nothing could be audited. */
+  readonly dryRunOnly?: boolean;
+}
+
+/** The verdict of a dry run: what the gateway would decide, without executing or auditing. */
+export interface GatewayCheck {
+  readonly callId: string;
+  readonly tool: string;
+  readonly verdict: Verdict;
+  readonly decision: StageDecision;
+  readonly path: readonly StageDecision[];
+  /** Arguments as the last stage left them. */
+  readonly args: unknown;
+}
+
+type PreOutcome = {
+  readonly verdict: Verdict;
+  readonly decision: StageDecision;
+  readonly path: StageDecision[];
+  readonly prepared: PreparedCall;
+};
+
+interface RunOptions {
+  readonly skipStage?: string;
+  readonly dryRun: boolean;
+}
+
+const NO_STAGES: StageDecision = Object.freeze({
+  verdict: 'allow',
+  stage: 'gateway',
+  ruleId: 'gateway.no-stages',
+  reason: 'no pre-execution stage objected',
+});
+
+function isPromise<T>(v: T | Promise<T>): v is Promise<T> {
+  return typeof (v as { then?: unknown } | null)?.then === 'function';
+}
+
+/**
+ * The one path every tool call takes: ordered stages, each of which may end the call
+ * (deny / ask / review); then execution under a timeout; then result transforms; then exactly one
+ * audit record. The model only ever sees `GatewayResult.modelContent`.
+ */
+export class ToolGateway {
+  readonly stages: readonly GatewayStage[];
+  readonly resultStages: readonly ResultStage[];
+  readonly #tools: ToolLookup;
+  readonly #audit: AuditSink;
+  readonly #reviews: (ReviewQueue & Partial<ReviewExecutionLedger>) | undefined;
+  readonly #approvalTimeoutMs: number;
+  readonly #reviewTtlMs: number;
+  readonly #dryRunOnly: boolean;
+
+  constructor(options: ToolGatewayOptions) {
+    this.#tools = options.tools;
+    this.#audit = options.audit;
+    this.stages = [...(options.stages ?? defaultStages())];
+    this.resultStages = [...(options.resultStages ?? defaultResultStages())];
+    this.#reviews = options.reviews;
+    this.#approvalTimeoutMs = options.approvalTimeoutMs ?? 60_000;
+    this.#reviewTtlMs = options.reviewTtlMs ?? 24 * 3600_000;
+    this.#dryRunOnly = options.dryRunOnly ?? false;
+  }
+
+  /** Decides, executes when every stage allows, audits, and tells the model what happened. */
+  invoke(call: ToolCall, ctx: CallContext): Promise<GatewayResult> {
+    if (this.#dryRunOnly) {
+      return Promise.reject(
+        new TwinlineError('gateway.dry-run-only', 'this gateway can only check calls (no store)'),
+      );
+    }
+    return this.#attempt(call, ctx, { dryRun: false });
+  }
+
+  /**
+   * Dry run: every pre-execution stage's verdict, stopping before execute. Nothing is executed,
+   * queued, asked or audited (an `ask` is reported, not put to the approver).
+   */
+  async check(call: ToolCall, ctx: CallContext): Promise<GatewayCheck> {
+    const tool = this.#tools.get(call.name);
+    if (!tool) {
+      const d = toolUnavailable(call.name);
+      return {
+        callId: call.id,
+        tool: call.name,
+        verdict: 'deny',
+        decision: d,
+        path: [d],
+        args: call.arguments,
+      };
+    }
+    const pre = await this.#runStages({ call, tool, args: call.arguments }, ctx, { dryRun: true });
+    return {
+      callId: call.id,
+      tool: call.name,
+      verdict: pre.verdict,
+      decision: pre.decision,
+      path: pre.path,
+      args: pre.prepared.args,
+    };
+  }
+
+  /**
+   * Runs a review a human approved: claims it (exactly once, atomically, in the store), re-runs
+   * every pre-stage except `review` with the original arguments and identity, executes, audits,
+   * and records the outcome on the review.
+   */
+  async executeApprovedReview(review: ApprovedReview): Promise<GatewayResult> {
+    if (this.#dryRunOnly)
+      throw new TwinlineError('gateway.dry-run-only', 'this gateway can only check calls (no store)');
+    const ledger = this.#reviews;
+    if (!ledger?.claimForExecution || !ledger.complete) {
+      throw new TwinlineError(
+        'gateway.no-review-ledger',
+        'the gateway has no review store to claim reviews from',
+      );
+    }
+    const ctx: CallContext = {
+      identity: review.identity,
+      sessionId: review.sessionId,
+      domain: review.domain,
+      ...(review.agent && review.agent !== 'main'
+        ? { agent: { name: review.agent, depth: 1, background: false, teammate: false } }
+        : {}),
+    };
+    const call: ToolCall = { id: `review-${review.id}`, name: review.tool, arguments: review.args };
+    const claimed = await ledger.claimForExecution(review.id);
+    if (!claimed) {
+      const d = decide(
+        'deny',
+        'review',
+        'review.not-claimable',
+        `Review ${review.id} is not approved or was already executed.`,
+      );
+      return this.#finish(call, ctx, performance.now(), new Date(), {
+        status: 'denied',
+        decision: d,
+        path: [d],
+        args: review.args,
+      });
+    }
+    const result = await this.#attempt(call, ctx, { dryRun: false, skipStage: 'review' });
+    await ledger.complete(review.id, {
+      status: result.status === 'executed' ? 'executed' : 'failed',
+      resultSummary:
+        result.status === 'executed'
+          ? summariseOutput(result.output)
+          : `${result.status}: ${result.error?.message ?? result.decision.reason}`.slice(0, 300),
+    });
+    return result;
+  }
+
+  async #attempt(call: ToolCall, ctx: CallContext, opts: RunOptions): Promise<GatewayResult> {
+    const started = performance.now();
+    const time = ctx.now ? ctx.now() : new Date();
+    const tool = this.#tools.get(call.name);
+    if (!tool) {
+      const d = toolUnavailable(call.name);
+      return this.#finish(call, ctx, started, time, {
+        status: 'denied',
+        decision: d,
+        path: [d],
+        args: call.arguments,
+      });
+    }
+    let pre: PreOutcome;
+    try {
+      pre = await this.#runStages({ call, tool, args: call.arguments }, ctx, opts);
+    } catch (err) {
+      const d = decide('deny', 'gateway', 'stage.error', `A gateway stage failed: ${messageOf(err)}`);
+      return this.#finish(call, ctx, started, time, {
+        status: 'failed',
+        decision: d,
+        path: [d],
+        args: call.arguments,
+        error: { code: 'stage.error', message: messageOf(err) },
+      });
+    }
+    const { decision, path, prepared } = pre;
+    if (pre.verdict === 'deny') {
+      return this.#finish(call, ctx, started, time, {
+        status: 'denied',
+        decision,
+        path,
+        args: prepared.args,
+      });
+    }
+    if (pre.verdict === 'ask') {
+      return this.#finish(call, ctx, started, time, { status: 'ask', decision, path, args: prepared.args });
+    }
+    if (pre.verdict === 'review') {
+      return this.#enqueueReview(call, ctx, started, time, pre);
+    }
+    const outcome = await executeWithTimeout(
+      tool,
+      prepared.args,
+      {
+        identity: ctx.identity,
+        sessionId: ctx.sessionId,
+        callId: call.id,
+        ...(ctx.agent ? { agent: ctx.agent } : {}),
+        ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
+        ...(ctx.cwd ? { cwd: ctx.cwd } : {}),
+      },
+      ctx.signal,
+    );
+    if (outcome.status !== 'executed') {
+      return this.#finish(call, ctx, started, time, {
+        status: outcome.status,
+        decision,
+        path,
+        args: prepared.args,
+        error: outcome.error,
+      });
+    }
+    return this.#finishExecuted(call, ctx, started, time, pre, outcome);
+  }
+
+  async #finishExecuted(
+    call: ToolCall,
+    ctx: CallContext,
+    started: number,
+    time: Date,
+    pre: PreOutcome,
+    outcome: Extract<ExecutionOutcome, { status: 'executed' }>,
+  ): Promise<GatewayResult> {
+    let output = outcome.output;
+    const notes: string[] = [];
+    try {
+      for (const stage of this.resultStages) {
+        let t = stage.transform(output, pre.prepared, ctx);
+        if (isPromise(t)) t = await t;
+        output = t.output;
+        if (t.notes) notes.push(...t.notes);
+      }
+    } catch (err) {
+      // The raw output never reaches the model when a result transform (e.g. redaction) fails.
+      return this.#finish(call, ctx, started, time, {
+        status: 'failed',
+        decision: pre.decision,
+        path: pre.path,
+        args: pre.prepared.args,
+        error: { code: 'result-stage.error', message: `A result stage failed: ${messageOf(err)}` },
+      });
+    }
+    return this.#finish(call, ctx, started, time, {
+      status: 'executed',
+      decision: pre.decision,
+      path: pre.path,
+      args: pre.prepared.args,
+      output,
+      notes,
+    });
+  }
+
+  async #enqueueReview(
+    call: ToolCall,
+    ctx: CallContext,
+    started: number,
+    time: Date,
+    pre: PreOutcome,
+  ): Promise<GatewayResult> {
+    const { decision, path, prepared } = pre;
+    if (!this.#reviews) {
+      const d = decide(
+        'deny',
+        'review',
+        'review.unavailable',
+        'No review queue is configured, so the call cannot run.',
+      );
+      return this.#finish(call, ctx, started, time, {
+        status: 'denied',
+        decision: d,
+        path: [...path, d],
+        args: prepared.args,
+      });
+    }
+    try {
+      const { id } = await this.#reviews.enqueue({
+        tenant: ctx.identity.tenant,
+        user: ctx.identity.user,
+        sessionId: ctx.sessionId,
+        agent: ctx.agent?.name ?? 'main',
+        domain: ctx.domain ?? 'main',
+        tool: call.name,
+        args: prepared.args,
+        identity: ctx.identity,
+        reason: decision.reason,
+        decisionPath: path,
+        expiresAt: new Date(time.getTime() + this.#reviewTtlMs).toISOString(),
+      });
+      return this.#finish(call, ctx, started, time, {
+        status: 'review',
+        decision,
+        path,
+        args: prepared.args,
+        reviewId: id,
+      });
+    } catch (err) {
+      return this.#finish(call, ctx, started, time, {
+        status: 'failed',
+        decision,
+        path,
+        args: prepared.args,
+        error: { code: 'review.enqueue-failed', message: `Could not queue the review: ${messageOf(err)}` },
+      });
+    }
+  }
+
+  async #runStages(prepared: PreparedCall, ctx: CallContext, opts: RunOptions): Promise<PreOutcome> {
+    const path: StageDecision[] = [];
+    let current = prepared;
+    for (const stage of this.stages) {
+      if (stage.name === opts.skipStage) continue;
+      let d = stage.evaluate(current, ctx);
+      if (isPromise(d)) d = await d;
+      path.push(d);
+      if (d.updatedArgs !== undefined)
+        current = { call: current.call, tool: current.tool, args: d.updatedArgs };
+      if (d.verdict === 'allow') continue;
+      if (d.verdict === 'ask' && !opts.dryRun && ctx.approver) {
+        const answer = await this.#askApprover(current, d, ctx);
+        path.push(answer.decision);
+        if (answer.decision.verdict !== 'allow') {
+          return { verdict: 'deny', decision: answer.decision, path, prepared: current };
+        }
+        if (answer.updatedArgs !== undefined) {
+          // An approver may edit arguments; they are re-validated like the model's own.
+          const v = validateArgs(current.tool.inputSchema, current.tool.name, answer.updatedArgs);
+          path.push(v);
+          if (v.verdict !== 'allow') return { verdict: 'deny', decision: v, path, prepared: current };
+          current = { call: current.call, tool: current.tool, args: v.updatedArgs };
+        }
+        continue;
+      }
+      return { verdict: d.verdict, decision: d, path, prepared: current };
+    }
+    const last = path.length ? path[path.length - 1]! : NO_STAGES;
+    return { verdict: 'allow', decision: last, path, prepared: current };
+  }
+
+  #askApprover(
+    prepared: PreparedCall,
+    asked: StageDecision,
+    ctx: CallContext,
+  ): Promise<{ decision: StageDecision; updatedArgs?: unknown }> {
+    const approver = ctx.approver!;
+    const timeoutMs = this.#approvalTimeoutMs;
+    const noAnswer = (why: string) => ({
+      decision: decide('deny', 'approval', 'approval.timeout', why, { details: { timeoutMs } }),
+    });
+    if (ctx.signal?.aborted)
+      return Promise.resolve(noAnswer('The call was cancelled while waiting for approval.'));
+    const controller = new AbortController();
+    return new Promise((resolve) => {
+      let settled = false;
+      const settle = (r: { decision: StageDecision; updatedArgs?: unknown }) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        ctx.signal?.removeEventListener('abort', onAbort);
+        resolve(r);
+      };
+      const onAbort = () => {
+        controller.abort(ctx.signal?.reason);
+        settle(noAnswer('The call was cancelled while waiting for approval.'));
+      };
+      const timer = setTimeout(() => {
+        controller.abort(new Error('approval timeout'));
+        settle(noAnswer(`No approval answer within ${timeoutMs} ms.`));
+      }, timeoutMs);
+      ctx.signal?.addEventListener('abort', onAbort, { once: true });
+      Promise.resolve()
+        .then(() =>
+          approver.request(
+            { call: prepared.call, tool: prepared.tool, args: prepared.args, decision: asked, ctx },
+            controller.signal,
+          ),
+        )
+        .then(
+          (answer) => {
+            if (answer.behavior === 'allow') {
+              settle({
+                decision: decide(
+                  'allow',
+                  'approval',
+                  'approval.granted',
+                  answer.message ?? 'The approver allowed the call.',
+                ),
+                ...(answer.updatedArgs !== undefined ? { updatedArgs: answer.updatedArgs } : {}),
+              });
+            } else {
+              settle({
+                decision: decide(
+                  'deny',
+                  'approval',
+                  'approval.denied',
+                  answer.message ?? 'The approver denied the call.',
+                ),
+              });
+            }
+          },
+          (err: unknown) =>
+            settle({
+              decision: decide(
+                'deny',
+                'approval',
+                'approval.error',
+                `The approver failed: ${messageOf(err)}`,
+              ),
+            }),
+        );
+    });
+  }
+
+  #finish(
+    call: ToolCall,
+    ctx: CallContext,
+    started: number,
+    time: Date,
+    r: {
+      status: CallStatus;
+      decision: StageDecision;
+      path: readonly StageDecision[];
+      args: unknown;
+      output?: unknown;
+      error?: { code: string; message: string };
+      reviewId?: string;
+      notes?: readonly string[];
+    },
+  ): GatewayResult {
+    const durationMs = performance.now() - started;
+    const auditId = randomUUID();
+    const modelContent = renderModelContent(call.name, r.status, r.decision, r);
+    const record: AuditRecord = {
+      id: auditId,
+      time: time.toISOString(),
+      tenant: ctx.identity.tenant,
+      user: ctx.identity.user,
+      sessionId: ctx.sessionId,
+      agent: ctx.agent?.name ?? 'main',
+      domain: ctx.domain ?? 'main',
+      tool: call.name,
+      callId: call.id,
+      argsHash: safeHash(r.args),
+      status: r.status,
+      decisionPath: r.path,
+      resultSummary: auditSummary(r),
+      durationMs,
+      ...(ctx.watermark ? { watermark: ctx.watermark } : {}),
+      ...(ctx.taskId ? { taskId: ctx.taskId } : {}),
+    };
+    try {
+      this.#audit.record(record);
+    } catch {
+      // AuditSink.record must not throw; if one does, the decision still stands.
+    }
+    return {
+      callId: call.id,
+      tool: call.name,
+      status: r.status,
+      decision: r.decision,
+      path: r.path,
+      ...(r.status === 'executed' ? { output: r.output } : {}),
+      ...(r.error ? { error: r.error } : {}),
+      modelContent,
+      durationMs,
+      ...(r.reviewId ? { reviewId: r.reviewId } : {}),
+      auditId,
+    };
+  }
+}
+
+function auditSummary(r: {
+  status: CallStatus;
+  decision: StageDecision;
+  output?: unknown;
+  error?: { code: string; message: string };
+  reviewId?: string;
+  notes?: readonly string[];
+}): string {
+  let text: string;
+  if (r.status === 'executed') text = summariseOutput(r.output);
+  else if (r.error) text = `${r.error.code}: ${r.error.message}`;
+  else if (r.status === 'review') text = `queued for review ${r.reviewId}`;
+  else text = `${r.decision.stage}/${r.decision.ruleId}`;
+  if (r.notes?.length) text += ` notes: ${r.notes.join('; ')}`;
+  return text.slice(0, 300);
+}
+
+function safeHash(args: unknown): string {
+  try {
+    return hashCanonical(args ?? null);
+  } catch {
+    return 'unhashable';
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,2 @@
+export { createRuntime, type Runtime, type RuntimeOptions } from './create-runtime.js';
+export { IdentityDirectory } from './identity-directory.js';
