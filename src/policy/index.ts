@@ -1,0 +1,43 @@
+export {
+  cedarArgs,
+  cedarEntities,
+  cedarRequest,
+  cedarString,
+  conditionToCedar,
+  MANIFEST_CEDAR,
+  principalId,
+  ruleToCedar,
+  toCedarPolicies,
+} from './cedar-export.js';
+export { compileCondition, compilePath } from './condition.js';
+export { BUILTIN_RULES, PolicyEngine, toolFacts } from './engine.js';
+export {
+  type DecisionEnv,
+  type PrincipalView,
+  principalView,
+  riskRank,
+  type ToolView,
+  toolView,
+} from './environment.js';
+export { PolicyConfigError, type PolicyLocation } from './errors.js';
+export { createIntentStage, type IntentExtension } from './intent-stage.js';
+export { createParameterStage } from './parameters/index.js';
+export { DEFAULT_THIRD_PARTY, parsePolicyDocument } from './policy-document.js';
+export {
+  loadPolicyEngine,
+  loadPolicyFile,
+  loadReviewerFile,
+  parsePolicyYaml,
+  parseYamlWithLines,
+} from './policy-loader.js';
+export { createPolicyStage } from './policy-stage.js';
+export {
+  compileReviewers,
+  parseReviewerDocument,
+  type ReviewerRule,
+  type ReviewerSet,
+  type ReviewerVerdict,
+  type ReviewSubject,
+} from './review/reviewer-document.js';
+export { normaliseForMatch, ShingleLedger, type ShingleLedgerOptions } from './third-party-ledger.js';
+export type * from './types.js';

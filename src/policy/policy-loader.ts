@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { isMap, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import { ConfigError } from '../core/index.js';
+import type { LineLocator } from './document-context.js';
+import { PolicyEngine } from './engine.js';
+import { parsePolicyDocument } from './policy-document.js';
+import { parseReviewerDocument, type ReviewerSet } from './review/reviewer-document.js';
+import type { PolicyDocument } from './types.js';
+
+/** Parses YAML text and returns its plain value plus a locator from document paths to lines. */
+export function parseYamlWithLines(text: string, file: string): { value: unknown; locate: LineLocator } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const first = doc.errors[0];
+  if (first) {
+    const line = first.linePos?.[0]?.line;
+    throw new ConfigError('policy.yaml', first.message.split('\n')[0] ?? 'invalid YAML', {
+      where: line !== undefined ? `${file}:${line}` : file,
+    });
+  }
+  const locate: LineLocator = (path) => {
+    let node: unknown = doc.contents;
+    for (const key of path) {
+      if (isMap(node)) {
+        const pair = node.items.find((p) => (p.key as { value?: unknown } | null)?.value === key);
+        if (!pair) return undefined;
+        node = pair.value ?? pair.key;
+        if (key === path[path.length - 1] && pair.key) node = pair.key;
+      } else if (isSeq(node) && typeof key === 'number') node = node.items[key];
+      else return undefined;
+    }
+    const range = (node as Node | undefined)?.range;
+    return range ? lineCounter.linePos(range[0]).line : undefined;
+  };
+  return { value: doc.toJS(), locate };
+}
+
+/** Parses policy YAML text (the file name is used in error messages). */
+export function parsePolicyYaml(text: string, file: string): PolicyDocument {
+  const { value, locate } = parseYamlWithLines(text, file);
+  return parsePolicyDocument(value, file, locate);
+}
+
+/** Reads and validates a policy file. Errors name the file, the rule id, the field and the line. */
+export function loadPolicyFile(file: string): PolicyDocument {
+  return parsePolicyYaml(readFileText(file), file);
+}
+
+/** Reads a policy file and compiles it into an engine. */
+export function loadPolicyEngine(file: string): PolicyEngine {
+  return new PolicyEngine(loadPolicyFile(file));
+}
+
+/** Reads and validates a reviewers file (rule-based auto-reviewers). */
+export function loadReviewerFile(file: string): ReviewerSet {
+  const { value, locate } = parseYamlWithLines(readFileText(file), file);
+  return parseReviewerDocument(value, file, locate);
+}
+
+function readFileText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError('policy.unreadable', `cannot read policy file: ${(err as Error).message}`, {
+      where: file,
+      cause: err,
+    });
+  }
+}

@@ -1,0 +1,100 @@
+import type { Identity } from '../../core/index.js';
+import { type CompiledCondition, compileCondition } from '../condition.js';
+import { parseCondition } from '../condition-syntax.js';
+import {
+  DocumentContext,
+  failAt,
+  isRecord,
+  type LineLocator,
+  type RuleCursor,
+  stringList,
+} from '../document-context.js';
+import { principalView, type ToolView, toolView } from '../environment.js';
+import type { Condition, ToolFacts } from '../types.js';
+
+/** A rule-based reviewer: when its condition holds for a pending review, it decides it. */
+export interface ReviewerRule {
+  readonly id: string;
+  readonly tools: readonly string[];
+  readonly decision: 'approve' | 'deny';
+  readonly reason: string;
+  readonly when?: Condition;
+}
+
+/** What a reviewer looks at: the original call, as persisted in the review. */
+export interface ReviewSubject {
+  readonly tool: string;
+  readonly args: unknown;
+  readonly identity: Identity;
+  readonly facts?: ToolFacts;
+}
+
+export interface ReviewerVerdict {
+  readonly decision: 'approve' | 'deny';
+  readonly ruleId: string;
+  readonly reason: string;
+}
+
+/** Compiled reviewers. `decide` returns undefined when no reviewer applies (a human decides). */
+export interface ReviewerSet {
+  readonly rules: readonly ReviewerRule[];
+  decide(subject: ReviewSubject): ReviewerVerdict | undefined;
+}
+
+const KEYS = ['id', 'tools', 'decision', 'reason', 'when'];
+
+/** Validates a reviewers document and compiles it. Deny reviewers are tried before approvals. */
+export function parseReviewerDocument(raw: unknown, file: string, locate?: LineLocator): ReviewerSet {
+  const ctx = new DocumentContext(file, locate);
+  const top: RuleCursor = { ctx, rule: '(document)', base: [] };
+  if (!isRecord(raw)) failAt(top, [], 'a reviewers file must be a mapping');
+  if (raw.version !== 1) failAt(top, ['version'], 'must be 1');
+  const list = raw.reviewers ?? [];
+  if (!Array.isArray(list)) failAt(top, ['reviewers'], 'must be a list');
+  const ids = new Set<string>();
+  const rules = list.map((r, i): ReviewerRule => {
+    const cur: RuleCursor = {
+      ctx,
+      rule: isRecord(r) && typeof r.id === 'string' ? r.id : `#${i}`,
+      base: ['reviewers', i],
+    };
+    if (!isRecord(r)) failAt(cur, [], 'a reviewer must be a mapping');
+    for (const k of Object.keys(r)) if (!KEYS.includes(k)) failAt(cur, [k], `unknown field "${k}"`);
+    if (typeof r.id !== 'string' || r.id.length === 0) failAt(cur, ['id'], 'every reviewer needs an id');
+    if (ids.has(r.id)) failAt(cur, ['id'], 'duplicate reviewer id');
+    ids.add(r.id);
+    if (r.decision !== 'approve' && r.decision !== 'deny')
+      failAt(cur, ['decision'], 'must be approve or deny');
+    if (typeof r.reason !== 'string') failAt(cur, ['reason'], 'must say why (a string)');
+    return {
+      id: r.id,
+      tools: stringList(cur, ['tools'], r.tools),
+      decision: r.decision,
+      reason: r.reason,
+      ...(r.when !== undefined ? { when: parseCondition(cur, ['when'], r.when) } : {}),
+    };
+  });
+  return compileReviewers(rules);
+}
+
+/** Compiles reviewer rules to closures. */
+export function compileReviewers(rules: readonly ReviewerRule[]): ReviewerSet {
+  const compiled = [...rules]
+    .sort((a, b) => (a.decision === b.decision ? 0 : a.decision === 'deny' ? -1 : 1))
+    .map((r) => ({ r, tools: new Set(r.tools), test: r.when ? compileCondition(r.when) : undefined }));
+  return {
+    rules,
+    decide(subject) {
+      const t: ToolView = subject.facts
+        ? toolView(subject.facts)
+        : { name: subject.tool, category: '', risk: 0, dataLevel: 0, allowedRoles: [] };
+      const env = { p: principalView(subject.identity), t, args: subject.args };
+      for (const c of compiled) {
+        if (!c.tools.has(subject.tool)) continue;
+        if (c.test && !(c.test as CompiledCondition)(env)) continue;
+        return { decision: c.r.decision, ruleId: c.r.id, reason: c.r.reason };
+      }
+      return undefined;
+    },
+  };
+}
