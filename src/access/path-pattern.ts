@@ -1,0 +1,58 @@
+import { posix } from 'node:path';
+import picomatch from 'picomatch';
+
+/** The directories rule paths are resolved against. */
+export interface PathRoots {
+  /** `/x` in a rule means `<projectRoot>/x`. */
+  readonly projectRoot: string;
+  /** `./x` and `x` are relative to this. */
+  readonly cwd: string;
+  /** `~/x`. */
+  readonly home: string;
+}
+
+/**
+ * Compiles a gitignore-style path specifier into a matcher over absolute paths.
+ * Roots: `//abs` → `/abs`; `~/x` → home; `/x` → project root; `./x` → cwd; `x` without a slash
+ * → that name at any depth under cwd. A trailing `/` means the directory; any pattern also
+ * covers everything beneath what it matches (denying `secrets` denies `secrets/a.txt`).
+ */
+export function compilePathPattern(spec: string, roots: PathRoots): (absPath: string) => boolean {
+  const abs = absolutePattern(spec, roots);
+  const base = abs.endsWith('/') ? `${abs}**` : abs;
+  const isMatch = picomatch([base, `${base}/**`], { dot: true });
+  return (p) => isMatch(p);
+}
+
+function absolutePattern(spec: string, roots: PathRoots): string {
+  if (spec.startsWith('//')) return posix.normalize(spec.slice(1));
+  if (spec === '~') return posix.normalize(roots.home);
+  if (spec.startsWith('~/')) return posix.join(roots.home, spec.slice(2)) + (spec.endsWith('/') ? '/' : '');
+  if (spec.startsWith('/')) return posix.join(roots.projectRoot, spec) + (spec.endsWith('/') ? '/' : '');
+  const anchored = spec.startsWith('./');
+  const rel = anchored ? spec.slice(2) : spec;
+  const hasSlash = rel.replace(/\/$/, '').includes('/');
+  const trail = rel.endsWith('/') ? '/' : '';
+  if (anchored || hasSlash) return posix.join(roots.cwd, rel) + trail;
+  return `${posix.join(roots.cwd, '**', rel)}${trail}`;
+}
+
+/**
+ * The absolute path a read/edit tool call targets: `file_path`, `path`, `notebook_path` or
+ * `directory`, `~` expanded, resolved against cwd, `..` collapsed (lexically — symlinks are the
+ * file tools' concern). A call with no path targets cwd.
+ */
+export function targetPathOf(args: unknown, roots: PathRoots): string {
+  const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
+  const raw = [a.file_path, a.path, a.notebook_path, a.directory].find((v) => typeof v === 'string') as
+    | string
+    | undefined;
+  return resolvePath(raw ?? '.', roots);
+}
+
+/** Resolves a path written in a call or a shell word against the roots. */
+export function resolvePath(raw: string, roots: PathRoots): string {
+  if (raw === '~') return posix.normalize(roots.home);
+  if (raw.startsWith('~/')) return posix.join(roots.home, raw.slice(2));
+  return posix.resolve(roots.cwd, raw);
+}
