@@ -13,9 +13,9 @@ export function parseYamlWithLines(text: string, file: string): { value: unknown
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const first = doc.errors[0];
   if (first) {
-    const line = first.linePos?.[0]?.line;
+    const line = lineCounter.linePos(first.pos[0]).line;
     throw new ConfigError('policy.yaml', first.message.split('\n')[0] ?? 'invalid YAML', {
-      where: line !== undefined ? `${file}:${line}` : file,
+      where: `${file}:${line}`,
     });
   }
   const locate: LineLocator = (path) => {
