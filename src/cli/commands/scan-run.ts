@@ -1,0 +1,85 @@
+import { createInterface } from 'node:readline';
+import { ConfigError } from '../../core/index.js';
+import { CHANNELS, type Channel, type ScanResult, scanText } from '../../gates/index.js';
+import type { ScanCliOptions } from './scan.js';
+
+function parseChannel(raw: unknown, where: string): Channel {
+  if (raw === undefined) return 'user_input';
+  if (typeof raw === 'string' && (CHANNELS as readonly string[]).includes(raw)) return raw as Channel;
+  throw new ConfigError(
+    'cli_scan_channel',
+    `channel must be ${CHANNELS.join(' | ')}, got ${JSON.stringify(raw)}`,
+    { where },
+  );
+}
+
+/** The wire shape: exactly `{verdict, score, findings:[{type,start,end,score,reason}]}`. */
+function resultJson(r: ScanResult): Record<string, unknown> {
+  return {
+    verdict: r.verdict,
+    score: r.score,
+    findings: r.findings.map((f) => ({
+      type: f.type,
+      start: f.start,
+      end: f.end,
+      score: f.score,
+      reason: f.reason,
+    })),
+  };
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+async function scanJsonl(): Promise<void> {
+  const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+  let line = 0;
+  for await (const raw of rl) {
+    line++;
+    if (raw.trim() === '') continue;
+    let id: unknown;
+    try {
+      const rec = JSON.parse(raw) as { id?: unknown; text?: unknown; channel?: unknown };
+      if (rec === null || typeof rec !== 'object') throw new Error('not a JSON object');
+      id = rec.id;
+      if (typeof rec.text !== 'string') throw new Error('"text" must be a string');
+      const channel = parseChannel(rec.channel, `stdin line ${line}`);
+      process.stdout.write(
+        `${JSON.stringify({ id: rec.id ?? null, ...resultJson(scanText(rec.text, { channel })) })}\n`,
+      );
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      process.stdout.write(
+        `${JSON.stringify({ id: id ?? null, error: `line ${line}: ${message}`, line })}\n`,
+      );
+    }
+  }
+}
+
+/** Runs `twinline scan` once the gates module is loaded. */
+export async function runScan(text: string | undefined, opts: ScanCliOptions): Promise<void> {
+  if (opts.jsonl) {
+    if (text !== undefined)
+      throw new ConfigError('cli_scan_args', '--jsonl reads stdin; do not pass text too', {
+        where: 'twinline scan',
+      });
+    await scanJsonl();
+    return;
+  }
+  const channel = parseChannel(opts.channel, 'twinline scan --channel');
+  const input = text ?? (await readStdin());
+  const r = scanText(input, { channel });
+  if (opts.json) {
+    process.stdout.write(`${JSON.stringify(resultJson(r))}\n`);
+    return;
+  }
+  process.stdout.write(`${r.verdict} (score ${r.score})\n`);
+  for (const f of r.findings) {
+    process.stdout.write(
+      `  ${f.type} [${f.start},${f.end}) ${f.score}  ${f.reason}: ${JSON.stringify(input.slice(f.start, f.end))}\n`,
+    );
+  }
+}

@@ -1,0 +1,48 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './index.js';
+
+/**
+ * `twinline watermark decode [--json] [--text T]`: recovers tenant/user/session/channel from a
+ * leaked text sample (stdin by default). `twinline watermark embed` marks stdin (for tests and
+ * demos). The key comes from --key or TWINLINE_WATERMARK_KEY.
+ */
+export const watermarkCommand: CommandModule = {
+  register(program: Command) {
+    const wm = program.command('watermark').description('embed or decode invisible session watermarks');
+    wm.command('decode')
+      .description('recover tenant, user, session and channel from watermarked text')
+      .option('--text <text>', 'the text (default: stdin)')
+      .option('--json', 'print one JSON object')
+      .option('--key <key>', 'HMAC key (default: $TWINLINE_WATERMARK_KEY)')
+      .action(async (opts: WatermarkDecodeOptions) => {
+        const { runWatermarkDecode } = await import('./watermark-run.js');
+        await runWatermarkDecode(opts);
+      });
+    wm.command('embed')
+      .description('watermark stdin (or --text) for a session')
+      .requiredOption('--tenant <tenant>')
+      .requiredOption('--user <user>')
+      .requiredOption('--session <session>')
+      .option('--channel <channel>', 'channel label', 'cli')
+      .option('--text <text>', 'the text (default: stdin)')
+      .option('--key <key>', 'HMAC key (default: $TWINLINE_WATERMARK_KEY)')
+      .action(async (opts: WatermarkEmbedOptions) => {
+        const { runWatermarkEmbed } = await import('./watermark-run.js');
+        await runWatermarkEmbed(opts);
+      });
+  },
+};
+
+export interface WatermarkDecodeOptions {
+  text?: string;
+  json?: boolean;
+  key?: string;
+}
+export interface WatermarkEmbedOptions {
+  tenant: string;
+  user: string;
+  session: string;
+  channel: string;
+  text?: string;
+  key?: string;
+}

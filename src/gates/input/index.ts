@@ -1,0 +1,8 @@
+/** The input gate: normalisation, injection recognisers, scoring and the gateway stage. */
+export { CHANNEL_WEIGHTS, CHANNELS, type Channel } from './combine.js';
+export { createInputGate, type InputGate, type InputGateConfig } from './gate.js';
+export { type NormalizedText, normalizeText, toOriginalRange } from './normalize.js';
+export { type DecodedPayload, decodeBase64Payloads } from './payloads.js';
+export { INJECTION_TYPES, type InjectionType, RECOGNISERS, type Recogniser } from './recognisers.js';
+export { type Finding, type ScanOptions, type ScanResult, scanText } from './scan.js';
+export { DEFAULT_THRESHOLDS, type ScanVerdict, type Thresholds, verdictFor } from './verdict.js';

@@ -1,0 +1,271 @@
+/**
+ * Normalisation that every detector runs on. Attackers hide instructions behind lookalike
+ * letters, full-width forms, invisible characters, entities and letters spaced apart; the
+ * detectors only need to recognise the plain form. Every output character remembers the
+ * range of the ORIGINAL text it came from, so a finding can point back at what the user sent.
+ */
+
+/** Normalised text plus, for each of its UTF-16 units, the original range it came from. */
+export interface NormalizedText {
+  readonly text: string;
+  /** `starts[i]` is the original offset where normalised unit `i` came from. */
+  readonly starts: Int32Array;
+  /** `ends[i]` is the original end offset (exclusive) of normalised unit `i`. */
+  readonly ends: Int32Array;
+  /** Whether anything besides case and NFKC changed (invisibles, homoglyphs, entities, rejoins). */
+  readonly obfuscated: boolean;
+}
+
+/** Zero-width, joiners, bidi embeddings/isolates/marks, soft hyphen, BOM, tag characters. */
+function isInvisible(cp: number): boolean {
+  return (
+    cp === 0x00ad ||
+    cp === 0x034f ||
+    cp === 0x061c ||
+    cp === 0x180e ||
+    (cp >= 0x200b && cp <= 0x200f) ||
+    (cp >= 0x202a && cp <= 0x202e) ||
+    (cp >= 0x2060 && cp <= 0x206f) ||
+    cp === 0xfeff ||
+    (cp >= 0xfe00 && cp <= 0xfe0f) ||
+    (cp >= 0xe0000 && cp <= 0xe007f)
+  );
+}
+
+/** Cyrillic and Greek letters that render like Latin ones (lower-case targets). */
+const HOMOGLYPHS: Readonly<Record<number, string>> = (() => {
+  const pairs: Array<[string, string]> = [
+    ['а', 'a'],
+    ['в', 'b'],
+    ['с', 'c'],
+    ['е', 'e'],
+    ['ё', 'e'],
+    ['һ', 'h'],
+    ['і', 'i'],
+    ['ї', 'i'],
+    ['ј', 'j'],
+    ['к', 'k'],
+    ['м', 'm'],
+    ['н', 'h'],
+    ['о', 'o'],
+    ['р', 'p'],
+    ['ѕ', 's'],
+    ['т', 't'],
+    ['у', 'y'],
+    ['х', 'x'],
+    ['ԁ', 'd'],
+    ['ԛ', 'q'],
+    ['ԝ', 'w'],
+    ['ɡ', 'g'],
+    ['ı', 'i'],
+    ['α', 'a'],
+    ['β', 'b'],
+    ['ε', 'e'],
+    ['η', 'n'],
+    ['ι', 'i'],
+    ['κ', 'k'],
+    ['ν', 'v'],
+    ['ο', 'o'],
+    ['ρ', 'p'],
+    ['τ', 't'],
+    ['υ', 'u'],
+    ['χ', 'x'],
+    ['γ', 'y'],
+    ['ω', 'w'],
+    ['ϲ', 'c'],
+    ['ϳ', 'j'],
+  ];
+  const out: Record<number, string> = {};
+  for (const [from, to] of pairs) {
+    out[from.codePointAt(0)!] = to;
+    const upper = from.toUpperCase();
+    if (upper !== from) out[upper.codePointAt(0)!] = to;
+  }
+  return out;
+})();
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  sol: '/',
+  colon: ':',
+  lpar: '(',
+  rpar: ')',
+  period: '.',
+  comma: ',',
+  excl: '!',
+  quest: '?',
+  lsqb: '[',
+  rsqb: ']',
+  num: '#',
+};
+
+class Builder {
+  text = '';
+  starts: number[] = [];
+  ends: number[] = [];
+  push(s: string, start: number, end: number): void {
+    for (let k = 0; k < s.length; k++) {
+      this.starts.push(start);
+      this.ends.push(end);
+    }
+    this.text += s;
+  }
+}
+
+/** Case-fold and NFKC one code point, then fold lookalikes. */
+function foldCodePoint(cp: number): { out: string; changed: boolean } {
+  const glyph = HOMOGLYPHS[cp];
+  if (glyph !== undefined) return { out: glyph, changed: true };
+  const raw = String.fromCodePoint(cp);
+  if (cp < 0x80) return { out: raw.toLowerCase(), changed: false };
+  const nfkc = raw.normalize('NFKC').toLowerCase();
+  // NFKC may produce letters that are themselves lookalikes (e.g. full-width Cyrillic).
+  let out = '';
+  for (const ch of nfkc) out += HOMOGLYPHS[ch.codePointAt(0)!] ?? ch;
+  const isWidth = cp >= 0xff01 && cp <= 0xff5e;
+  return { out, changed: !isWidth && out !== raw.toLowerCase() && /[a-z]/.test(out) };
+}
+
+const ENTITY_RE = /^&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[a-zA-Z]{2,8});/;
+const PERCENT_RUN_RE = /^(?:%[0-9a-fA-F]{2})+/;
+
+/** Decodes a run of %XX escapes as UTF-8; undefined when it is not valid UTF-8. */
+function decodePercentRun(run: string): string | undefined {
+  try {
+    return decodeURIComponent(run);
+  } catch {
+    return undefined;
+  }
+}
+
+function firstPass(input: string): { b: Builder; obfuscated: boolean } {
+  const b = new Builder();
+  let obfuscated = false;
+  let i = 0;
+  while (i < input.length) {
+    const c = input.charCodeAt(i);
+    if (c === 0x26 /* & */) {
+      const m = ENTITY_RE.exec(input.slice(i, i + 12));
+      if (m) {
+        const body = m[1]!;
+        let decoded: string | undefined;
+        if (body[0] === '#') {
+          const n =
+            body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number(body.slice(1));
+          if (n > 0 && n <= 0x10ffff) decoded = String.fromCodePoint(n);
+        } else decoded = NAMED_ENTITIES[body.toLowerCase()];
+        if (decoded !== undefined) {
+          obfuscated = true;
+          const cp = decoded.codePointAt(0)!;
+          if (!isInvisible(cp)) b.push(foldCodePoint(cp).out, i, i + m[0].length);
+          i += m[0].length;
+          continue;
+        }
+      }
+    } else if (c === 0x25 /* % */) {
+      const m = PERCENT_RUN_RE.exec(input.slice(i, i + 96));
+      if (m && m[0].length >= 6) {
+        const decoded = decodePercentRun(m[0]);
+        if (decoded !== undefined) {
+          obfuscated = true;
+          for (const ch of decoded) {
+            const cp = ch.codePointAt(0)!;
+            if (!isInvisible(cp)) b.push(foldCodePoint(cp).out, i, i + m[0].length);
+          }
+          i += m[0].length;
+          continue;
+        }
+      }
+    }
+    const cp = input.codePointAt(i)!;
+    const width = cp > 0xffff ? 2 : 1;
+    if (isInvisible(cp)) {
+      obfuscated = true;
+    } else if (c < 0x80) {
+      b.push(c >= 0x41 && c <= 0x5a ? String.fromCharCode(c + 32) : input[i]!, i, i + 1);
+    } else {
+      const f = foldCodePoint(cp);
+      if (f.changed) obfuscated = true;
+      b.push(f.out, i, i + width);
+    }
+    i += width;
+  }
+  return { b, obfuscated };
+}
+
+const SEP = '[\\s\\-_.*|/\\\\·•,，、~+=:;\'"`^]{1,3}';
+const W = '[\\p{L}\\p{N}]';
+/** A single letter, then ≥ 2 more single letters each behind 1–3 separator characters. */
+const SPLIT_RUN_RE = new RegExp(`(?<!${W})${W}(?:${SEP}${W}(?!${W})){2,}`, 'gu');
+const SEP_RE = new RegExp(SEP, 'gu');
+const HAN_RE = /\p{Script=Han}/u;
+
+/**
+ * Re-joins letters spread apart ("i-g-n-o-r-e", "忽 略 之 前"). A run is a sequence of single
+ * letters of length ≥ 4 (Latin) or ≥ 3 (Han). The run's most common separator is removed; any
+ * other separator becomes one space (the word gap).
+ */
+function rejoinSplitLetters(src: Builder): { b: Builder; changed: boolean } {
+  const t = src.text;
+  let out: Builder | undefined;
+  let copied = 0;
+  for (const m of t.matchAll(SPLIT_RUN_RE)) {
+    const run = m[0];
+    const seps = [...run.matchAll(SEP_RE)];
+    const letterCount = seps.length + 1;
+    if (letterCount < (HAN_RE.test(run[0]!) ? 3 : 4)) continue;
+    out ??= new Builder();
+    const base = m.index;
+    for (let k = copied; k < base; k++) out.push(t[k]!, src.starts[k]!, src.ends[k]!);
+    const counts = new Map<string, number>();
+    for (const s of seps) counts.set(s[0], (counts.get(s[0]) ?? 0) + 1);
+    let dominant = '';
+    let best = 0;
+    for (const [s, n] of counts) if (n > best) [dominant, best] = [s, n];
+    let p = 0;
+    for (const s of seps) {
+      const at = s.index;
+      for (let k = p; k < at; k++) out.push(run[k]!, src.starts[base + k]!, src.ends[base + k]!);
+      if (s[0] !== dominant) out.push(' ', src.starts[base + at]!, src.ends[base + at + s[0].length - 1]!);
+      p = at + s[0].length;
+    }
+    for (let k = p; k < run.length; k++) out.push(run[k]!, src.starts[base + k]!, src.ends[base + k]!);
+    copied = base + run.length;
+  }
+  if (!out) return { b: src, changed: false };
+  for (let k = copied; k < t.length; k++) out.push(t[k]!, src.starts[k]!, src.ends[k]!);
+  return { b: out, changed: true };
+}
+
+/**
+ * Normalises `input` for detection: entities and %-escapes decoded, invisibles dropped, NFKC
+ * (so full-width → half-width), lower-case, homoglyphs folded, spaced-out letters re-joined.
+ */
+export function normalizeText(input: string): NormalizedText {
+  const first = firstPass(input);
+  const joined = rejoinSplitLetters(first.b);
+  const b = joined.b;
+  return {
+    text: b.text,
+    starts: Int32Array.from(b.starts),
+    ends: Int32Array.from(b.ends),
+    obfuscated: first.obfuscated || joined.changed,
+  };
+}
+
+/** Maps a [start, end) range of normalised text back to the original text. */
+export function toOriginalRange(
+  n: NormalizedText,
+  start: number,
+  end: number,
+): { start: number; end: number } {
+  if (n.text.length === 0) return { start: 0, end: 0 };
+  const s = Math.min(Math.max(start, 0), n.text.length - 1);
+  const e = Math.min(Math.max(end - 1, s), n.text.length - 1);
+  return { start: n.starts[s]!, end: n.ends[e]! };
+}

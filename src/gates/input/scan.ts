@@ -1,0 +1,146 @@
+import { type Channel, combineEvidence, type TypeEvidence } from './combine.js';
+import { normalizeText, toOriginalRange } from './normalize.js';
+import { decodeBase64Payloads } from './payloads.js';
+import { type InjectionType, RECOGNISERS } from './recognisers.js';
+import { DEFAULT_THRESHOLDS, type ScanVerdict, type Thresholds, verdictFor } from './verdict.js';
+
+/** One piece of evidence, pointing at the ORIGINAL text. */
+export interface Finding {
+  readonly type: string;
+  readonly start: number;
+  readonly end: number;
+  readonly score: number;
+  readonly reason: string;
+  /** Stable recogniser id, e.g. `override.zh.ignore`. */
+  readonly rule: string;
+}
+
+export interface ScanResult {
+  readonly verdict: ScanVerdict;
+  readonly score: number;
+  readonly findings: readonly Finding[];
+}
+
+export interface ScanOptions {
+  /** Where the text came from. Defaults to `user_input`. */
+  readonly channel?: Channel;
+  readonly thresholds?: Partial<Record<Channel, Thresholds>>;
+}
+
+/** At most this many hits per recogniser are reported (the score uses only presence). */
+const MAX_HITS_PER_RULE = 4;
+
+interface Hit {
+  readonly rule: string;
+  readonly type: InjectionType;
+  readonly weight: number;
+  readonly reason: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+function runRecognisers(text: string): Hit[] {
+  const hits: Hit[] = [];
+  for (const rec of RECOGNISERS) {
+    rec.pattern.lastIndex = 0;
+    let n = 0;
+    for (let m = rec.pattern.exec(text); m !== null; m = rec.pattern.exec(text)) {
+      if (m[0].length === 0) {
+        rec.pattern.lastIndex++;
+        continue;
+      }
+      // Leading separators captured by an anchor alternative are not part of the evidence.
+      const lead = m[0].length - m[0].trimStart().length;
+      hits.push({
+        rule: rec.id,
+        type: rec.type,
+        weight: rec.weight,
+        reason: rec.reason,
+        start: m.index + lead,
+        end: m.index + m[0].length,
+      });
+      if (++n >= MAX_HITS_PER_RULE) break;
+    }
+  }
+  return hits;
+}
+
+function evidenceOf(hits: readonly Hit[]): Map<InjectionType, TypeEvidence> {
+  const byType = new Map<InjectionType, { max: number; rules: Set<string> }>();
+  for (const h of hits) {
+    const e = byType.get(h.type) ?? { max: 0, rules: new Set<string>() };
+    e.max = Math.max(e.max, h.weight);
+    e.rules.add(h.rule);
+    byType.set(h.type, e);
+  }
+  const out = new Map<InjectionType, TypeEvidence>();
+  for (const [t, e] of byType) out.set(t, { max: e.max, distinct: e.rules.size });
+  return out;
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/**
+ * Scans `text` for prompt injection. Pure: no I/O, deterministic. Findings carry offsets into
+ * `text` as given (before normalisation); base64 payloads are decoded and scanned, their
+ * findings pointing at the encoded run.
+ */
+export function scanText(text: string, options: ScanOptions = {}): ScanResult {
+  const channel = options.channel ?? 'user_input';
+  const norm = normalizeText(text);
+  const hits = runRecognisers(norm.text);
+  const findings: Finding[] = [];
+  for (const h of hits) {
+    const range = toOriginalRange(norm, h.start, h.end);
+    findings.push({
+      type: h.type,
+      ...range,
+      score: round(1 - Math.exp(-h.weight / 2)),
+      reason: h.reason,
+      rule: h.rule,
+    });
+  }
+  const all: Hit[] = [...hits];
+  for (const payload of decodeBase64Payloads(text)) {
+    const inner = runRecognisers(normalizeText(payload.decoded).text);
+    if (inner.length === 0) continue;
+    const carrier: Hit = {
+      rule: 'payload.base64',
+      type: 'encoded_payload',
+      weight: 0.5,
+      reason: 'base64 payload carries instructions',
+      start: payload.start,
+      end: payload.end,
+    };
+    all.push(carrier, ...inner);
+    findings.push({
+      type: carrier.type,
+      start: payload.start,
+      end: payload.end,
+      score: 0.5,
+      reason: carrier.reason,
+      rule: carrier.rule,
+    });
+    for (const h of inner) {
+      findings.push({
+        type: h.type,
+        start: payload.start,
+        end: payload.end,
+        score: round(1 - Math.exp(-h.weight / 2)),
+        reason: `${h.reason} (inside base64)`,
+        rule: h.rule,
+      });
+    }
+  }
+  const evidence = evidenceOf(all);
+  if (norm.obfuscated && evidence.size > 0) {
+    evidence.set('encoded_payload', {
+      max: Math.max(evidence.get('encoded_payload')?.max ?? 0, 0.4),
+      distinct: 1,
+    });
+  }
+  const score = evidence.size === 0 ? 0 : round(combineEvidence(evidence, channel));
+  const thresholds = options.thresholds?.[channel] ?? DEFAULT_THRESHOLDS[channel];
+  findings.sort((a, b) => a.start - b.start || b.score - a.score);
+  return { verdict: verdictFor(score, thresholds), score, findings };
+}

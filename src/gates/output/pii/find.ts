@@ -1,0 +1,63 @@
+import { CONTEXT_BOOST, CONTEXT_WINDOW, PII_RECOGNISERS, type PiiType } from './recognisers.js';
+
+/** One PII candidate with its confidence tier. */
+export interface PiiFinding {
+  readonly type: PiiType;
+  readonly start: number;
+  readonly end: number;
+  readonly score: number;
+  /** `high`: validated or strongly shaped; `low`: failed checksum or weak shape. */
+  readonly tier: 'high' | 'low';
+  readonly reason: string;
+}
+
+export interface FindPiiOptions {
+  /** Drop candidates scoring below this (default 0.3: low tier kept, noise dropped). */
+  readonly minScore?: number;
+  /** Only these types. */
+  readonly types?: readonly PiiType[];
+}
+
+export const HIGH_TIER = 0.7;
+
+/**
+ * Finds PII in free text. Overlapping candidates are resolved by score, then length: a Luhn-valid
+ * card beats the phone number hiding in it; a valid SSN beats a phone shape.
+ */
+export function findPii(text: string, options: FindPiiOptions = {}): PiiFinding[] {
+  const minScore = options.minScore ?? 0.3;
+  const only = options.types ? new Set(options.types) : undefined;
+  const candidates: PiiFinding[] = [];
+  for (const rec of PII_RECOGNISERS) {
+    if (only && !only.has(rec.type)) continue;
+    rec.pattern.lastIndex = 0;
+    for (const m of text.matchAll(rec.pattern)) {
+      const groupIdx = m.slice(1).findIndex((g) => g !== undefined);
+      const value = groupIdx >= 0 && rec.type === 'PERSON' ? m[groupIdx + 1]! : m[0];
+      const start = groupIdx >= 0 && rec.type === 'PERSON' ? m.index + m[0].lastIndexOf(value) : m.index;
+      const trimmed = value.replace(/[\s.,-]+$/, '');
+      let { score, reason } = rec.score(trimmed);
+      if (score <= 0) continue;
+      if (rec.context?.test(text.slice(Math.max(0, start - CONTEXT_WINDOW), start))) {
+        score = Math.min(0.99, score + CONTEXT_BOOST);
+        reason += '; context word nearby';
+      }
+      if (score < minScore) continue;
+      candidates.push({
+        type: rec.type,
+        start,
+        end: start + trimmed.length,
+        score: Math.round(score * 100) / 100,
+        tier: score >= HIGH_TIER ? 'high' : 'low',
+        reason,
+      });
+    }
+  }
+  candidates.sort((a, b) => b.score - a.score || b.end - b.start - (a.end - a.start));
+  const kept: PiiFinding[] = [];
+  for (const c of candidates) {
+    if (kept.some((k) => c.start < k.end && k.start < c.end)) continue;
+    kept.push(c);
+  }
+  return kept.sort((a, b) => a.start - b.start);
+}

@@ -1,0 +1,151 @@
+/**
+ * Presidio-style PII recognisers: a pattern proposes a candidate, a validator (checksum or
+ * structure) sets its confidence tier, and context words nearby raise the score. A failed
+ * checksum LOWERS the score (low tier); it never erases the finding.
+ */
+import { cnResidentIdValid, ibanValid, ipv4Valid, ipv6Valid, luhnValid, usSsnValid } from './validators.js';
+
+export const PII_TYPES = [
+  'CN_RESIDENT_ID',
+  'CN_MOBILE',
+  'CREDIT_CARD',
+  'EMAIL_ADDRESS',
+  'IP_ADDRESS',
+  'PASSPORT',
+  'PHONE_NUMBER',
+  'IBAN_CODE',
+  'US_SSN',
+  'DATE_TIME',
+  'STREET_ADDRESS',
+  'PERSON',
+] as const;
+export type PiiType = (typeof PII_TYPES)[number];
+
+export interface PiiRecogniser {
+  readonly type: PiiType;
+  readonly pattern: RegExp;
+  /** Score for a candidate; `valid` undefined means the type has no validator. */
+  readonly score: (match: string) => { score: number; valid?: boolean; reason: string };
+  /** Words that, within ~40 characters before the match, make it more likely. */
+  readonly context?: RegExp;
+  /** Trim the reported span to this capture group (defaults to the whole match). */
+  readonly group?: number;
+}
+
+const CONTEXT_BOOST = 0.2;
+export const CONTEXT_WINDOW = 40;
+export { CONTEXT_BOOST };
+
+export const PII_RECOGNISERS: readonly PiiRecogniser[] = [
+  {
+    type: 'CN_RESIDENT_ID',
+    pattern:
+      /(?<![\dA-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])/g,
+    score: (m) =>
+      cnResidentIdValid(m)
+        ? { score: 0.95, valid: true, reason: 'resident ID with valid ISO 7064 MOD 11-2 check character' }
+        : { score: 0.45, valid: false, reason: 'resident-ID shape, check character does not match' },
+    context: /身份证|证件号|公民身份|id card|resident id|identity/i,
+  },
+  {
+    type: 'CN_MOBILE',
+    pattern: /(?<![\d+])(?:(?:\+|00)86[\s-]?)?1[3-9]\d(?:[\s-]?\d{4}){2}(?!\d)/g,
+    score: () => ({ score: 0.75, reason: 'mainland mobile number (1[3-9] + 9 digits)' }),
+    context: /手机|电话|联系|致电|号码|mobile|phone|tel|call/i,
+  },
+  {
+    type: 'CREDIT_CARD',
+    pattern: /(?<![\d-])(?:\d[ -]?){11,18}\d(?![\d-])/g,
+    score: (m) => {
+      const d = m.replace(/\D/g, '');
+      const unionPay = d.startsWith('62') && d.length >= 16;
+      if (luhnValid(d))
+        return {
+          score: unionPay ? 0.95 : 0.85,
+          valid: true,
+          reason: unionPay ? 'UnionPay card number (62…), Luhn valid' : 'card number, Luhn valid',
+        };
+      return {
+        score: unionPay ? 0.5 : 0.2,
+        valid: false,
+        reason: unionPay ? 'UnionPay-shaped number, Luhn fails' : 'card-shaped number, Luhn fails',
+      };
+    },
+    context: /card|visa|mastercard|amex|银行卡|信用卡|卡号|借记卡|储蓄卡|银联/i,
+  },
+  {
+    type: 'EMAIL_ADDRESS',
+    pattern:
+      /(?<![\w.+-])[A-Za-z0-9](?:[\w.+-]{0,62}[\w+-])?@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,24}(?![\w-])/g,
+    score: () => ({ score: 0.95, reason: 'e-mail address' }),
+  },
+  {
+    type: 'IP_ADDRESS',
+    pattern:
+      /(?<![\w.:])(?:\d{1,3}(?:\.\d{1,3}){3}|(?:[0-9a-fA-F]{1,4}:){1,7}(?::|(?::[0-9a-fA-F]{1,4}){1,7}|[0-9a-fA-F]{1,4})|::(?:[0-9a-fA-F]{1,4}:){0,6}[0-9a-fA-F]{1,4})(?![\w.:])/g,
+    score: (m) => {
+      const ok = m.includes(':') ? ipv6Valid(m) : ipv4Valid(m);
+      return ok
+        ? { score: 0.9, valid: true, reason: 'IP address' }
+        : { score: 0.3, valid: false, reason: 'IP-shaped, out of range' };
+    },
+    context: /\bip\b|address|server|host|地址/i,
+  },
+  {
+    type: 'IBAN_CODE',
+    pattern: /(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}(?![A-Za-z0-9])/g,
+    score: (m) =>
+      ibanValid(m)
+        ? { score: 0.95, valid: true, reason: 'IBAN, mod-97 check valid' }
+        : { score: /\d{6}/.test(m) ? 0.3 : 0.1, valid: false, reason: 'IBAN-shaped, mod-97 check fails' },
+    context: /iban|account|bank|transfer|账户|汇款/i,
+  },
+  {
+    type: 'US_SSN',
+    pattern: /(?<![\d-])\d{3}([- ])\d{2}\1\d{4}(?![\d-])/g,
+    score: (m) =>
+      usSsnValid(m)
+        ? { score: 0.8, valid: true, reason: 'US SSN (area/group/serial rules pass)' }
+        : { score: 0.35, valid: false, reason: 'SSN-shaped, invalid area/group/serial' },
+    context: /ssn|social security|社会安全号/i,
+  },
+  {
+    type: 'PASSPORT',
+    pattern: /(?<![A-Za-z0-9])(?:[EeGgDdSsPp]\d{8}|E[A-Za-z]\d{7}|[A-Z]\d{8})(?![A-Za-z0-9])/g,
+    score: () => ({ score: 0.35, reason: 'passport-number shape' }),
+    context: /护照|passport|旅行证件|travel document/i,
+  },
+  {
+    type: 'PHONE_NUMBER',
+    pattern:
+      /(?<![\w+./:-])(?:\+\d{1,3}[\s.-]?)?(?:\(0?\d{1,4}\)[\s.-]?|\(0\)\d{1,4}[\s.-]?)?\d{2,5}(?:[\s.-]\d{2,5}){1,4}(?:\s?(?:x|ext\.?)\s?\d{1,5})?(?![\w/:-]|\.\d)|(?<![\w+])\(\d{3}\)\s?\d{3}-\d{4}(?!\d)/g,
+    score: (m) => {
+      const d = m.replace(/\D/g, '');
+      if (d.length < 7 || d.length > 15) return { score: 0, reason: 'too few or many digits' };
+      if (/^\d{4}[-./]\d{1,2}[-./]\d{1,2}$|^\d{1,2}[-./]\d{1,2}[-./]\d{2,4}$/.test(m))
+        return { score: 0, reason: 'a date' };
+      const strong = /^\+|\(/.test(m) || /^\d{3}[-.\s]\d{3}[-.\s]\d{4}$/.test(m);
+      return { score: strong ? 0.6 : 0.45, reason: 'phone-number shape' };
+    },
+    context: /phone|call|tel|mobile|cell|fax|contact|reach|dial|电话|手机|联系/i,
+  },
+  {
+    type: 'DATE_TIME',
+    pattern:
+      /(?<![\w./-])(?:\d{4}-\d{1,2}-\d{1,2}(?:[ T]\d{1,2}:\d{2}(?::\d{2})?)?|\d{1,2}\/\d{1,2}\/\d{2,4}|\d{4}\/\d{1,2}\/\d{1,2}|\d{1,2}(?:st|nd|rd|th)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?,?\s+\d{4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|(?:january|february|march|april|june|july|august|september|october|november|december)\s+\d{4}|\d{4}年\d{1,2}月(?:\d{1,2}日)?|\d{1,2}月\d{1,2}日|\d{1,2}:\d{2}(?::\d{2})?\s?(?:am|pm)?)(?![\w/-])/gi,
+    score: () => ({ score: 0.6, reason: 'date or time' }),
+  },
+  {
+    type: 'STREET_ADDRESS',
+    pattern:
+      /(?<![\w])\d{1,6}[A-Za-z]?\s+(?:[A-Z][\w'.-]*\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Drive|Dr|Lane|Ln|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Alley|Row|Crescent|Close|Gardens|Hill|Park|Path|Pike|Plaza|Point|Ridge|Run|View|Walk)\b\.?(?:,?\s*(?:Apt|Apartment|Suite|Ste|Unit|#)\.?\s*\w+)?|(?<![\w])[A-Z][a-zà-ÿ]+(?:straat|strasse|straße|weg|laan|gasse|plein|katu|gatan|vej|veien|kuja|tie)\s+\d{1,5}\w?|(?:[\u4e00-\u9fa5]{2,8}(?:省|市|自治区))?[\u4e00-\u9fa5]{1,8}(?:市|区|县)[\u4e00-\u9fa5]{1,12}(?:路|街|道|巷|弄)\d{1,5}号(?:[\u4e00-\u9fa5\d]{0,10}(?:室|楼|单元|层))?/g,
+    score: () => ({ score: 0.6, reason: 'street address shape' }),
+    context: /address|live|located|street|地址|住址|住在/i,
+  },
+  {
+    type: 'PERSON',
+    pattern:
+      /(?:\b(?:mr|mrs|ms|miss|dr|prof|sir|madam)\.?\s+|\b(?:my name is|name:|named|dear|regards,|sincerely,|signed,|thanks,|contact)\s+)([A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z][a-zà-ÿ'’-]+){0,2})|(?:姓名|联系人|收件人|申请人|负责人)[:：]\s*([\u4e00-\u9fa5]{2,4})/g,
+    score: () => ({ score: 0.5, reason: 'name after an honorific or name cue' }),
+  },
+];

@@ -1,0 +1,201 @@
+/**
+ * Session watermarks: tenant, user, session and channel packed into compact bytes, tagged with
+ * an HMAC (so a watermark cannot be forged or altered without the key), written as zero-width
+ * characters spread through the text and repeated, so a partial copy still carries a whole frame.
+ *
+ * Frame = START, then 2 bits per invisible character, then END. Bytes: version, flags, then
+ * length-prefixed UTF-8 fields (the session as 16 raw bytes when it is a UUID), then the first
+ * 8 bytes of HMAC-SHA256(key, preceding bytes).
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { TwinlineError } from '../../core/index.js';
+
+export interface Watermark {
+  readonly tenant: string;
+  readonly user: string;
+  readonly session: string;
+  readonly channel: string;
+}
+
+export interface WatermarkKeyOptions {
+  /** HMAC key from config (`gates.watermark.key`). */
+  readonly key: string | Uint8Array;
+}
+
+export interface EmbedOptions extends WatermarkKeyOptions {
+  /** Visible characters between two invisible chunks (default 6). */
+  readonly spacing?: number;
+  /** Invisible symbols per chunk (default 12). */
+  readonly chunk?: number;
+}
+
+/** A watermark could not be built (field too long, empty key). */
+export class WatermarkError extends TwinlineError {}
+
+const SYMBOLS = ['\u200b', '\u200c', '\u200d', '\u2060'] as const;
+const START = '\u2063';
+const END = '\u2062';
+const VERSION = 1;
+const MAC_BYTES = 8;
+const FLAG_UUID_SESSION = 1;
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const enc = new TextEncoder();
+const dec = new TextDecoder('utf-8', { fatal: true });
+
+function keyBytes(key: string | Uint8Array): Uint8Array {
+  const k = typeof key === 'string' ? enc.encode(key) : key;
+  if (k.length === 0)
+    throw new WatermarkError('gates.watermark-key', 'watermark key is empty', {
+      where: 'gates.watermark.key',
+    });
+  return k;
+}
+
+function mac(key: Uint8Array, data: Uint8Array): Uint8Array {
+  return createHmac('sha256', key).update(data).digest().subarray(0, MAC_BYTES);
+}
+
+function field(bytes: number[], value: string, name: string): void {
+  const b = enc.encode(value);
+  if (b.length > 255)
+    throw new WatermarkError('gates.watermark-field', `${name} is longer than 255 bytes`, {
+      where: `watermark.${name}`,
+    });
+  bytes.push(b.length, ...b);
+}
+
+/** Packs a watermark into authenticated bytes. */
+export function packWatermark(wm: Watermark, options: WatermarkKeyOptions): Uint8Array {
+  const bytes: number[] = [VERSION, 0];
+  field(bytes, wm.tenant, 'tenant');
+  field(bytes, wm.user, 'user');
+  if (UUID_RE.test(wm.session)) {
+    bytes[1]! |= FLAG_UUID_SESSION;
+    const hex = wm.session.replace(/-/g, '');
+    for (let i = 0; i < 32; i += 2) bytes.push(Number.parseInt(hex.slice(i, i + 2), 16));
+  } else field(bytes, wm.session, 'session');
+  field(bytes, wm.channel, 'channel');
+  const body = Uint8Array.from(bytes);
+  const out = new Uint8Array(body.length + MAC_BYTES);
+  out.set(body);
+  out.set(mac(keyBytes(options.key), body), body.length);
+  return out;
+}
+
+/** Verifies and unpacks; undefined when the bytes are damaged, forged or from another key. */
+export function unpackWatermark(bytes: Uint8Array, options: WatermarkKeyOptions): Watermark | undefined {
+  if (bytes.length < 2 + MAC_BYTES || bytes[0] !== VERSION) return undefined;
+  const body = bytes.subarray(0, bytes.length - MAC_BYTES);
+  const tag = bytes.subarray(bytes.length - MAC_BYTES);
+  if (!timingSafeEqual(mac(keyBytes(options.key), body), tag)) return undefined;
+  let at = 2;
+  const read = (): string | undefined => {
+    const n = body[at];
+    if (n === undefined || at + 1 + n > body.length) return undefined;
+    const s = dec.decode(body.subarray(at + 1, at + 1 + n));
+    at += 1 + n;
+    return s;
+  };
+  try {
+    const tenant = read();
+    const user = read();
+    let session: string | undefined;
+    if (body[1]! & FLAG_UUID_SESSION) {
+      const hex = Array.from(body.subarray(at, at + 16), (b) => b.toString(16).padStart(2, '0')).join('');
+      at += 16;
+      session = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+    } else session = read();
+    const channel = read();
+    if (tenant === undefined || user === undefined || session === undefined || channel === undefined)
+      return undefined;
+    return { tenant, user, session, channel };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The invisible frame for a watermark. */
+export function watermarkFrame(wm: Watermark, options: WatermarkKeyOptions): string {
+  let s = START;
+  for (const b of packWatermark(wm, options)) {
+    s += SYMBOLS[(b >> 6) & 3]! + SYMBOLS[(b >> 4) & 3]! + SYMBOLS[(b >> 2) & 3]! + SYMBOLS[b & 3]!;
+  }
+  return s + END;
+}
+
+/**
+ * Spreads the frame through `text` in chunks, each after a visible non-space character (so
+ * collapsing or re-wrapping whitespace keeps them), and starts the frame again when it ends.
+ * Text too short for one spread frame gets the remainder at its end.
+ */
+export function embedWatermark(text: string, wm: Watermark, options: EmbedOptions): string {
+  const frame = watermarkFrame(wm, options);
+  const spacing = Math.max(1, options.spacing ?? 6);
+  const chunkSize = Math.max(1, options.chunk ?? 12);
+  const chunks: string[] = [];
+  for (let i = 0; i < frame.length; i += chunkSize) chunks.push(frame.slice(i, i + chunkSize));
+  let out = '';
+  let visible = 0;
+  let next = 0;
+  let completed = 0;
+  for (const ch of text) {
+    out += ch;
+    if (/\s/.test(ch)) continue;
+    visible++;
+    if (visible % spacing === 0) {
+      out += chunks[next]!;
+      next++;
+      if (next === chunks.length) {
+        next = 0;
+        completed++;
+      }
+    }
+  }
+  // A text too short for one spread frame still gets a whole one, at its end.
+  if (completed === 0) out += next === 0 ? frame : chunks.slice(next).join('') + frame;
+  return out;
+}
+
+const INVISIBLE_SET = new Set<string>([...SYMBOLS, START, END]);
+
+/** Removes every watermark character (for comparing or re-watermarking text). */
+export function stripWatermark(text: string): string {
+  let out = '';
+  for (const ch of text) if (!INVISIBLE_SET.has(ch)) out += ch;
+  return out;
+}
+
+export interface DecodedWatermark extends Watermark {
+  /** How many complete, authentic frames the text carried. */
+  readonly frames: number;
+}
+
+/**
+ * Recovers the watermark from a (possibly partial, re-spaced) copy. Returns undefined when no
+ * complete frame authenticates under `key` — a tampered or forged mark is not decoded.
+ */
+export function decodeWatermark(text: string, options: WatermarkKeyOptions): DecodedWatermark | undefined {
+  let stream = '';
+  for (const ch of text) if (INVISIBLE_SET.has(ch)) stream += ch;
+  let found: Watermark | undefined;
+  let frames = 0;
+  for (const part of stream.split(START).slice(1)) {
+    const endAt = part.indexOf(END);
+    if (endAt < 0) continue;
+    const symbols = part.slice(0, endAt);
+    if (symbols.length % 4 !== 0) continue;
+    const bytes = new Uint8Array(symbols.length / 4);
+    for (let i = 0; i < bytes.length; i++) {
+      let b = 0;
+      for (let k = 0; k < 4; k++)
+        b = (b << 2) | SYMBOLS.indexOf(symbols[i * 4 + k] as (typeof SYMBOLS)[number]);
+      bytes[i] = b;
+    }
+    const wm = unpackWatermark(bytes, options);
+    if (!wm) continue;
+    frames++;
+    found ??= wm;
+  }
+  return found ? { ...found, frames } : undefined;
+}
