@@ -1,0 +1,66 @@
+import { lstat, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { ToolSpec } from '../spec.js';
+import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
+import type { WorkspaceToolOptions } from './workspace-options.js';
+import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
+
+const input = z.object({
+  path: z.string().min(1).optional().describe('Directory, default the workspace root'),
+});
+
+export interface DirectoryEntry {
+  readonly name: string;
+  readonly type: 'file' | 'directory' | 'symlink' | 'other';
+  readonly size: number;
+}
+
+export interface ListDirectoryResult {
+  readonly path: string;
+  readonly entries: DirectoryEntry[];
+  readonly truncated: boolean;
+}
+
+const MAX_ENTRIES = 1000;
+
+/** `list_directory`: the entries of one directory, directories first, then by name. */
+export function createListDirectoryTool(
+  options: WorkspaceToolOptions,
+): ToolSpec<z.infer<typeof input>, ListDirectoryResult> {
+  return {
+    name: 'list_directory',
+    description: 'List the files and subdirectories of a workspace directory.',
+    inputSchema: input,
+    annotations: READ_ONLY,
+    riskLevel: 'low',
+    permissions: workspacePermissions(options),
+    requiresReview: false,
+    timeoutMs: 30_000,
+    concurrencySafe: true,
+    kind: 'read',
+    async execute(args, ctx) {
+      const roots = rootsFor(options, ctx);
+      const dir = await resolveInWorkspace(args.path ?? '.', roots, 'list_directory');
+      const names = (await readdir(dir)).sort();
+      const entries: DirectoryEntry[] = [];
+      for (const name of names.slice(0, MAX_ENTRIES)) {
+        const s = await lstat(join(dir, name)).catch(() => undefined);
+        if (!s) continue;
+        const type = s.isSymbolicLink()
+          ? 'symlink'
+          : s.isDirectory()
+            ? 'directory'
+            : s.isFile()
+              ? 'file'
+              : 'other';
+        entries.push({ name, type, size: s.isFile() ? s.size : 0 });
+      }
+      entries.sort(
+        (a, b) =>
+          Number(b.type === 'directory') - Number(a.type === 'directory') || (a.name < b.name ? -1 : 1),
+      );
+      return { path: displayPath(roots, dir), entries, truncated: names.length > MAX_ENTRIES };
+    },
+  };
+}

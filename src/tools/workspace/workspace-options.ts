@@ -1,0 +1,53 @@
+import type { ToolPermissions } from '../spec.js';
+
+/** Configuration of the workspace tool set. Every limit has a safe default. */
+export interface WorkspaceToolOptions {
+  /** Workspace root when the call context gives no `cwd` (default: `process.cwd()`). */
+  readonly root?: string;
+  /** Further directories the tools may touch (e.g. a shared docs folder). */
+  readonly extraRoots?: readonly string[];
+  /** Overrides of the tools' permissions (default roles `developer`, `admin`; data level L1; category `workspace`). */
+  readonly permissions?: Partial<ToolPermissions>;
+  readonly read?: {
+    /** Largest file `read_file` returns (bytes, default 256 KiB). */
+    readonly maxBytes?: number;
+  };
+  readonly search?: {
+    /** Matches `grep` returns at most (default 200). */
+    readonly maxMatches?: number;
+    /** Paths `glob` returns at most (default 1000). */
+    readonly maxResults?: number;
+    /** Files visited at most by one walk (default 20 000). */
+    readonly maxFiles?: number;
+    /** How long one `grep` may search before it is stopped (default 10 s). */
+    readonly timeoutMs?: number;
+    /** Directory names never descended into (default `.git`, `node_modules`). */
+    readonly ignoreDirs?: readonly string[];
+  };
+  readonly shell?: {
+    /** Default timeout (ms, default 120 s); a call may ask for less or up to `maxTimeoutMs`. */
+    readonly defaultTimeoutMs?: number;
+    readonly maxTimeoutMs?: number;
+    /** Bytes of stdout and of stderr kept each (default 64 KiB). */
+    readonly maxOutputBytes?: number;
+    /** Shell binary (default `/bin/sh`). */
+    readonly shellPath?: string;
+    /**
+     * Environment of the child. By default only PATH, HOME, LANG, LC_ALL, TERM and TZ are passed
+     * on, so secrets in the host's environment never reach a model-driven command.
+     */
+    readonly env?: Readonly<Record<string, string>>;
+  };
+  readonly fetch?: {
+    readonly timeoutMs?: number;
+    /** Body bytes kept at most (default 512 KiB). */
+    readonly maxBytes?: number;
+  };
+}
+
+/** Default permissions of the workspace tools. */
+export const DEFAULT_WORKSPACE_PERMISSIONS: ToolPermissions = {
+  allowedRoles: ['developer', 'admin'],
+  requiredDataLevel: 'L1',
+  category: 'workspace',
+};

@@ -1,0 +1,90 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createShellTool, type ShellResult } from '../../../src/tools/workspace/index.js';
+import { context, makeSandbox } from './workspace-fixture.js';
+
+const box = makeSandbox();
+const shell = createShellTool({
+  root: box.workspace,
+  shell: { maxOutputBytes: 1024, env: { GIVEN: 'yes' } },
+});
+const run = (args: { command: string; timeoutMs?: number }, signal?: AbortSignal) =>
+  shell.execute(args, context(undefined, signal)) as Promise<ShellResult>;
+
+beforeAll(() => mkdirSync(box.workspace, { recursive: true }));
+afterAll(() => box.remove());
+
+/** Living (non-zombie) processes whose process group is `pgid`, read from /proc. */
+function livingInGroup(pgid: number): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Fields after "(comm)": state ppid pgrp …
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') pids.push(Number(entry));
+  }
+  return pids;
+}
+
+/** Killed processes vanish asynchronously; wait (bounded) until the group is empty. */
+async function expectGroupGone(pgid: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (livingInGroup(pgid).length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  expect(livingInGroup(pgid)).toEqual([]);
+}
+
+describe('shell', () => {
+  it('runs in the workspace root and reports exit code and output', async () => {
+    const result = await run({ command: 'pwd; echo err >&2; exit 3' });
+    expect(result).toMatchObject({
+      exitCode: 3,
+      stdout: `${box.workspace}\n`,
+      stderr: 'err\n',
+      timedOut: false,
+    });
+  });
+
+  it('passes only an allow-listed environment plus configured variables', async () => {
+    process.env['TWINLINE_TEST_SECRET'] = 'hunter2';
+    try {
+      const result = await run({ command: 'echo "[$TWINLINE_TEST_SECRET][$GIVEN]"' });
+      expect(result.stdout).toBe('[][yes]\n');
+    } finally {
+      delete process.env['TWINLINE_TEST_SECRET'];
+    }
+  });
+
+  it('caps output and keeps draining so the child never blocks', async () => {
+    const result = await run({ command: 'head -c 200000 /dev/zero | tr "\\0" x; echo done >&2' });
+    expect(result.stdout).toHaveLength(1024);
+    expect(result).toMatchObject({ truncated: true, exitCode: 0, stderr: 'done\n' });
+  });
+
+  it('kills the whole process group on timeout, background children included', async () => {
+    const result = await run({ command: "sh -c 'sleep 100 & sleep 100'", timeoutMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(result.pid).toBeGreaterThan(0);
+    await expectGroupGone(result.pid!);
+  });
+
+  it('kills the whole process group on abort', async () => {
+    const controller = new AbortController();
+    const pending = run({ command: 'sleep 100 & sleep 100 & wait' }, controller.signal);
+    setTimeout(() => controller.abort(), 200);
+    const result = await pending;
+    expect(result.aborted).toBe(true);
+    await expectGroupGone(result.pid!);
+  });
+
+  it('leaves nothing running after the shell itself exits', async () => {
+    const result = await run({ command: 'sleep 100 > /dev/null 2>&1 & echo started' });
+    expect(result).toMatchObject({ stdout: 'started\n', timedOut: false });
+    await expectGroupGone(result.pid!);
+  });
+});
