@@ -8,6 +8,8 @@ export class AgentDefinitionError extends ConfigError {
   readonly path: string;
   readonly line: number;
   readonly field: string | undefined;
+  /** The agent name, when the file got far enough to declare one: it blocks same-name fallbacks. */
+  agentName: string | undefined;
 
   constructor(path: string, line: number, field: string | undefined, message: string) {
     super('access.definition-invalid', field ? `${field}: ${message}` : message, {
@@ -17,5 +19,6 @@ export class AgentDefinitionError extends ConfigError {
     this.path = path;
     this.line = line;
     this.field = field;
+    this.agentName = undefined;
   }
 }

@@ -34,15 +34,23 @@ export function loadAgentDefinitions(options: LoadAgentDefinitionsOptions): Load
   const levels: AgentDefinition[][] = [[...(options.programmatic ?? [])]];
   // A project rooted at the home directory would read the user's agents twice, as project ones.
   levels.push(root === home ? [] : readLevel(join(root, '.twinline', 'agents'), 'project', errors));
+  const errorsByLevel = { project: errors.length, user: 0 };
   levels.push(readLevel(join(home, '.twinline', 'agents'), 'user', errors));
+  errorsByLevel.user = errors.length;
   const byName = new Map<string, AgentDefinition>();
   const shadowed: AgentDefinition[] = [];
-  for (const level of levels) {
+  // A broken definition still claims its name: falling through to a lower-precedence file of the
+  // same name would run an agent its author did not write.
+  const refused = new Set<string>();
+  const levelErrors = [0, errorsByLevel.project, errorsByLevel.user];
+  for (const [i, level] of levels.entries()) {
     for (const def of level) {
       const key = def.name.toLowerCase();
-      if (byName.has(key)) shadowed.push(def);
+      if (byName.has(key) || refused.has(key)) shadowed.push(def);
       else byName.set(key, def);
     }
+    for (const e of errors.slice(0, levelErrors[i] ?? 0))
+      if (e.agentName) refused.add(e.agentName.toLowerCase());
   }
   return { definitions: [...byName.values()], errors, shadowed };
 }

@@ -87,6 +87,21 @@ export function parseAgentDefinition(
   path: string,
   source: Exclude<DefinitionSource, 'programmatic'>,
 ): AgentDefinition {
+  const seen: { name?: string } = {};
+  try {
+    return parseDefinitionText(text, path, source, seen);
+  } catch (err) {
+    if (err instanceof AgentDefinitionError && seen.name !== undefined) err.agentName = seen.name;
+    throw err;
+  }
+}
+
+function parseDefinitionText(
+  text: string,
+  path: string,
+  source: Exclude<DefinitionSource, 'programmatic'>,
+  seen: { name?: string },
+): AgentDefinition {
   const normalised = text.replace(/\r\n?/g, '\n');
   const match = /^---\n([\s\S]*?)\n?---(?:\n([\s\S]*))?$/.exec(normalised);
   if (!match) throw new AgentDefinitionError(path, 1, undefined, 'missing YAML frontmatter (--- … ---)');
@@ -143,6 +158,7 @@ export function parseAgentDefinition(
   const name = String(nameValue).trim();
   const nameProblem = agentNameProblem(name);
   if (nameProblem) fail('name', nameProblem);
+  seen.name = name;
 
   const descField = get('description');
   if (!descField || typeof descField.value !== 'string' || descField.value.trim() === '') {

@@ -118,6 +118,7 @@ export {
   TEAMMATE_EXTENSION,
   type ToolRemovalReason,
 } from './tool-set.js';
+export { assertModeAllowed, TrustGateError } from './trust-gate.js';
 export {
   type FolderTrust,
   isTrusted,

@@ -18,5 +18,6 @@ export async function loadCommands(): Promise<CommandModule[]> {
     (await import('./route.js')).routeCommand,
     (await import('./scan.js')).scanCommand,
     (await import('./watermark.js')).watermarkCommand,
+    (await import('./agents.js')).agentsCommand,
   ];
 }
