@@ -12,7 +12,13 @@ export {
   schemaStage,
   validateArgs,
 } from './stages/index.js';
-export { type GatewayCheck, ToolGateway, type ToolGatewayOptions, type ToolLookup } from './tool-gateway.js';
+export {
+  type GatewayCheck,
+  ToolGateway,
+  type ToolGatewayOptions,
+  type ToolLookup,
+  withoutArgs,
+} from './tool-gateway.js';
 export type {
   ApprovalAnswer,
   ApprovalRequest,

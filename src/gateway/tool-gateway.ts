@@ -482,7 +482,7 @@ export class ToolGateway {
       callId: call.id,
       argsHash: safeHash(r.args),
       status: r.status,
-      decisionPath: r.path,
+      decisionPath: withoutArgs(r.path),
       resultSummary: auditSummary(r),
       durationMs,
       ...(ctx.watermark ? { watermark: ctx.watermark } : {}),
@@ -524,6 +524,19 @@ function auditSummary(r: {
   else text = `${r.decision.stage}/${r.decision.ruleId}`;
   if (r.notes?.length) text += ` notes: ${r.notes.join('; ')}`;
   return text.slice(0, 300);
+}
+
+/**
+ * The decision path as the audit keeps it: rewritten arguments are dropped, because the audit
+ * holds only a hash of the arguments, never their values.
+ */
+export function withoutArgs(path: readonly StageDecision[]): readonly StageDecision[] {
+  if (!path.some((d) => d.updatedArgs !== undefined)) return path;
+  return path.map((d) => {
+    if (d.updatedArgs === undefined) return d;
+    const { updatedArgs: _dropped, ...rest } = d;
+    return rest;
+  });
 }
 
 function safeHash(args: unknown): string {

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { loadConfig } from '../../config/index.js';
 import { TwinlineError } from '../../core/index.js';
-import { type ConfigOption, openRuntime } from './open-runtime.js';
+import { createRuntime, IdentityDirectory } from '../../runtime/index.js';
+import type { ConfigOption } from './open-runtime.js';
 
 export interface CheckOptions extends ConfigOption {
   readonly user: string;
@@ -21,9 +23,11 @@ export function parseArgsOption(text: string): unknown {
 
 export async function runCheck(opts: CheckOptions): Promise<void> {
   const args = parseArgsOption(opts.args);
-  const rt = await openRuntime(opts, false);
+  const config = loadConfig(opts.config);
+  // Bad input is reported before the tools module is loaded.
+  const identity = new IdentityDirectory(config.users).resolve(opts.user, opts.tenant);
+  const rt = await createRuntime(config, { store: false });
   try {
-    const identity = rt.identities.resolve(opts.user, opts.tenant);
     if (!rt.registry.has(opts.tool)) {
       throw new TwinlineError('cli.unknown-tool', `unknown tool ${JSON.stringify(opts.tool)}`, {
         where: '--tool',

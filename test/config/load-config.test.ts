@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig, loadOfficeDomain, loadTools, OFFICE_CONFIG_PATH } from '../../src/config/index.js';
+import { ConfigError } from '../../src/core/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'twinline-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const USERS = `users:
+  - { tenant: t1, user: ann, roles: [reader], dataLevel: L2, attributes: { department: rd } }
+`;
+const ROLES = `roles:
+  reader: { categories: [docs] }
+`;
+const TOOLS_MODULE = `import { z } from 'zod';
+export const tools = [{
+  name: 'ping', description: 'ping', inputSchema: z.strictObject({}),
+  annotations: { readOnly: true, destructive: false, idempotent: true, openWorld: false },
+  riskLevel: 'low', permissions: { allowedRoles: ['reader'], requiredDataLevel: 'L1', category: 'docs' },
+  requiresReview: false, timeoutMs: 100, execute: async () => 'pong',
+}];
+`;
+
+function write(name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  write('users.yaml', USERS);
+  write('roles.yaml', ROLES);
+  write('tools.mjs', TOOLS_MODULE);
+
+  it('loads a config, resolving paths against its folder', async () => {
+    const file = write(
+      'ok.yaml',
+      'domain: lab\ntools: ./tools.mjs\nusers: ./users.yaml\nroles: ./roles.yaml\nstore: { sqlite: x.sqlite }\n',
+    );
+    const c = loadConfig(file);
+    expect(c.domain).toBe('lab');
+    expect(c.tools.module).toBe(join(dir, 'tools.mjs'));
+    expect(c.users).toEqual([
+      { tenant: 't1', user: 'ann', roles: ['reader'], dataLevel: 'L2', attributes: { department: 'rd' } },
+    ]);
+    expect(c.roles['reader']?.categories).toEqual(['docs']);
+    expect(c.store.sqliteFile?.endsWith('x.sqlite')).toBe(true);
+    const tools = await loadTools(c);
+    expect(tools.map((t) => t.name)).toEqual(['ping']);
+  });
+
+  it('names file, line and field of an invalid value', () => {
+    const file = write(
+      'bad-field.yaml',
+      'domain: lab\ntools: ./tools.mjs\nusers: ./users.yaml\napprovalTimeoutMs: -5\n',
+    );
+    const e = configError(() => loadConfig(file));
+    expect(e.code).toBe('config.invalid');
+    expect(e.message).toContain(`${file}:4`);
+    expect(e.message).toContain('approvalTimeoutMs');
+  });
+
+  it('names an unknown field', () => {
+    const file = write('unknown.yaml', 'domain: lab\ntools: ./tools.mjs\nusers: ./users.yaml\nstorage: {}\n');
+    const e = configError(() => loadConfig(file));
+    expect(e.message).toContain('storage');
+  });
+
+  it('names the line of a YAML syntax error', () => {
+    const file = write('syntax.yaml', 'domain: lab\ntools: [unclosed\nusers: ./users.yaml\n');
+    const e = configError(() => loadConfig(file));
+    expect(e.code).toBe('config.yaml-syntax');
+    expect(e.message).toMatch(new RegExp(`${file}:\\d+`));
+  });
+
+  it('names the users file, line and field of a bad user', () => {
+    const users = write(
+      'bad-users.yaml',
+      'users:\n  - { tenant: t1, user: ann, roles: [reader], dataLevel: L2 }\n  - { tenant: t1, user: bo, roles: [reader], dataLevel: L7 }\n',
+    );
+    const file = write('cfg-bad-users.yaml', `tools: ./tools.mjs\nusers: ${users}\n`);
+    const e = configError(() => loadConfig(file));
+    expect(e.message).toContain(`${users}:3`);
+    expect(e.message).toContain('users.1.dataLevel');
+  });
+
+  it('refuses a user with an undeclared role, and duplicate users', () => {
+    const users = write(
+      'role-users.yaml',
+      'users:\n  - { tenant: t1, user: ann, roles: [writer], dataLevel: L2 }\n',
+    );
+    const file = write('cfg-role.yaml', `tools: ./tools.mjs\nusers: ${users}\nroles: ./roles.yaml\n`);
+    expect(configError(() => loadConfig(file)).code).toBe('config.unknown-role');
+    const dup = write(
+      'dup-users.yaml',
+      `${USERS}  - { tenant: t1, user: ann, roles: [reader], dataLevel: L1 }\n`,
+    );
+    const file2 = write('cfg-dup.yaml', `tools: ./tools.mjs\nusers: ${dup}\n`);
+    expect(configError(() => loadConfig(file2)).code).toBe('config.duplicate-user');
+  });
+
+  it('reports a missing config file and a tools module without tools', async () => {
+    expect(configError(() => loadConfig(join(dir, 'absent.yaml'))).code).toBe('config.not-found');
+    write('empty-tools.mjs', 'export const nothing = 1;\n');
+    const file = write('cfg-empty.yaml', 'tools: ./empty-tools.mjs\nusers: ./users.yaml\n');
+    await expect(loadTools(loadConfig(file))).rejects.toMatchObject({ code: 'config.tools-module' });
+  });
+
+  it('defaults to the office domain', () => {
+    const office = loadOfficeDomain();
+    expect(office.file).toBe(OFFICE_CONFIG_PATH);
+    expect(loadConfig().file).toBe(OFFICE_CONFIG_PATH);
+    expect(office.domain).toBe('office');
+    expect(office.users.map((u) => `${u.tenant}/${u.user}`).sort()).toEqual(
+      [
+        'acme/alice',
+        'acme/bob',
+        'acme/carol',
+        'acme/dave',
+        'acme/erin',
+        'acme/frank',
+        'acme/mallory',
+        'globex/gina',
+        'globex/hank',
+      ].sort(),
+    );
+    expect(office.lines.quick).toContain('calendar_list');
+  });
+});
