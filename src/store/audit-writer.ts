@@ -12,7 +12,7 @@ export interface AuditWriterStats {
   readonly written: number;
   /** Records waiting in memory. */
   readonly pending: number;
-  /** Records refused because `maxBuffered` was reached while the database was failing. */
+  /** Records refused because `maxBuffered` was reached while the database was failing, or sent after close. */
   readonly dropped: number;
   /** Failed batch writes (each retried). */
   readonly failedWrites: number;
@@ -41,6 +41,7 @@ export class BatchedAuditWriter implements AuditSink {
   private draining = false;
   private timer: NodeJS.Timeout | undefined;
   private waiters: { target: number; resolve: () => void }[] = [];
+  private closed = false;
 
   constructor(
     private readonly write: AuditBatchWrite,
@@ -55,7 +56,7 @@ export class BatchedAuditWriter implements AuditSink {
 
   record(rec: AuditRecord): void {
     try {
-      if (this.buffer.length >= this.maxBuffered) {
+      if (this.closed || this.buffer.length >= this.maxBuffered) {
         this.dropped++;
         return;
       }
@@ -75,6 +76,13 @@ export class BatchedAuditWriter implements AuditSink {
       this.waiters.push({ target, resolve });
       this.startDrain();
     });
+  }
+
+  /** Flushes, then refuses further records (each counted in `dropped`): the database is about to go. */
+  async close(): Promise<void> {
+    // Records may arrive while a flush is under way; only stop once none is left unwritten.
+    while (this.written < this.recorded) await this.flush();
+    this.closed = true;
   }
 
   stats(): AuditWriterStats {

@@ -95,7 +95,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     forTenant: (tenant) => repositories(tenantScope(tenant)),
     close() {
       closed ??= (async () => {
-        await writer.flush();
+        await writer.close();
         await db.destroy();
       })();
       return closed;

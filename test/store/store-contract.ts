@@ -139,6 +139,18 @@ export function defineStoreContract(label: string, target: () => Promise<StoreTe
       expect(await countAudit(store, tenant)).toBe(50);
     });
 
+    it('close writes every record handed over before it and refuses later ones', async () => {
+      const writer = await open();
+      const tenant = `t-${randomUUID()}`;
+      for (let i = 0; i < 300; i++) writer.audit.record(auditRecord(tenant));
+      const closing = writer.close();
+      for (let i = 0; i < 10; i++) writer.audit.record(auditRecord(tenant));
+      await closing;
+      writer.audit.record(auditRecord(tenant));
+      expect(await countAudit(store, tenant)).toBe(310);
+      expect(writer.audit.stats()).toMatchObject({ written: 310, dropped: 1, pending: 0 });
+    });
+
     it('claims an approved review for execution exactly once under 50 concurrent claims', async () => {
       const claimers = await Promise.all(Array.from({ length: 4 }, () => open()));
       try {

@@ -32,6 +32,21 @@ function livingInGroup(pgid: number): number[] {
   return pids;
 }
 
+/** Pids whose parent is `ppid`. */
+function childrenOf(ppid: number): number[] {
+  return readdirSync('/proc')
+    .filter((e) => /^\d+$/.test(e))
+    .filter((e) => {
+      try {
+        const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === ppid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 /** Killed processes vanish asynchronously; wait (bounded) until the group is empty. */
 async function expectGroupGone(pgid: number): Promise<void> {
   const deadline = Date.now() + 5000;
@@ -76,9 +91,16 @@ describe('shell', () => {
   it('kills the whole process group on abort', async () => {
     const controller = new AbortController();
     const pending = run({ command: 'sleep 100 & sleep 100 & wait' }, controller.signal);
-    setTimeout(() => controller.abort(), 200);
+    let groupBeforeAbort: number[] = [];
+    setTimeout(() => {
+      const leader = childrenOf(process.pid).find((pid) => livingInGroup(pid).length > 0);
+      groupBeforeAbort = leader === undefined ? [] : livingInGroup(leader);
+      controller.abort();
+    }, 300);
     const result = await pending;
     expect(result.aborted).toBe(true);
+    // The shell and both sleeps were alive in the group right before the abort.
+    expect(groupBeforeAbort.length).toBeGreaterThanOrEqual(3);
     await expectGroupGone(result.pid!);
   });
 
