@@ -3,7 +3,7 @@ import type { AgentFrameRef } from '../tools/index.js';
 import { type LinkedController, linkedController } from './abort.js';
 import type { SubagentRunMode } from './events.js';
 import type { ModelMessage, ModelProvider } from './providers/index.js';
-import type { AccessFrame, SubagentDefinition } from './runtime-ports.js';
+import type { AccessFrame, AccessGrant, SubagentDefinition } from './runtime-ports.js';
 import type { SessionRuntime } from './session-runtime.js';
 
 export interface TodoItem {
@@ -25,7 +25,7 @@ export interface AgentFrameInit {
   readonly mode: SubagentRunMode | 'main';
   readonly parent?: AgentFrame;
   readonly definition?: SubagentDefinition;
-  readonly tools: ReadonlySet<string>;
+  readonly grant: AccessGrant;
   readonly approvalMode: string;
   readonly approver: Approver | undefined;
   readonly provider: ModelProvider;
@@ -51,7 +51,7 @@ export class AgentFrame {
   readonly mode: SubagentRunMode | 'main';
   readonly parent: AgentFrame | undefined;
   readonly definition: SubagentDefinition | undefined;
-  readonly tools: ReadonlySet<string>;
+  readonly grant: AccessGrant;
   approvalMode: string;
   /** Mode to return to on exit_plan_mode. */
   modeBeforePlan: string | undefined;
@@ -72,7 +72,7 @@ export class AgentFrame {
     this.mode = init.mode;
     this.parent = init.parent;
     this.definition = init.definition;
-    this.tools = init.tools;
+    this.grant = init.grant;
     this.approvalMode = init.approvalMode;
     this.approver = init.approver;
     this.provider = init.provider;
@@ -111,10 +111,15 @@ export class AgentFrame {
     return { name: this.name, depth: this.depth, background: this.background, teammate: this.teammate };
   }
 
+  /** Tools this agent may see and call. */
+  get tools(): ReadonlySet<string> {
+    return this.grant.tools;
+  }
+
   accessFrame(): AccessFrame {
     return {
       ref: this.ref(),
-      ...(this.parent ? { parentTools: this.parent.tools, parentMode: this.parent.approvalMode } : {}),
+      ...(this.parent ? { parent: this.parent.grant } : {}),
       ...(this.definition ? { definition: this.definition } : {}),
     };
   }

@@ -1,3 +1,4 @@
+export { type AccessPortOptions, createAccessPort } from './access-port.js';
 export type { AgentFrame } from './agent-frame.js';
 export { boundedApprover, denyingApprover, observedApprover } from './approvers.js';
 export { callBatches } from './call-batches.js';
@@ -25,6 +26,7 @@ export {
   type SubagentRunMode,
 } from './events.js';
 export { boundCallCount } from './frame-context.js';
+export { agentGatewayStages } from './gateway-stages.js';
 export { runAgentLoop } from './loop.js';
 export * from './providers/index.js';
 export { ResourceTracker } from './resource-tracker.js';
@@ -32,7 +34,9 @@ export { budgetStop, type RunBudget } from './run-budget.js';
 export type { RunResult } from './run-result.js';
 export type {
   AccessFrame,
+  AccessGrant,
   AgentAccess,
+  CallRoute,
   SubagentDefinition,
   ToolCatalog,
   ToolInvoker,

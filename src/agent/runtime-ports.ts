@@ -33,25 +33,35 @@ export interface SubagentDefinition {
   readonly background?: boolean;
 }
 
+/** What the access layer granted an agent: its tools and mode, plus the layer's own resolution. */
+export interface AccessGrant {
+  readonly tools: ReadonlySet<string>;
+  readonly approvalMode: string;
+  /** The access layer's resolution (rules, scoped denies, allowed agent types), opaque here. */
+  readonly data?: unknown;
+}
+
 /** The agent a question about tools or modes is asked for. */
 export interface AccessFrame {
   readonly ref: AgentFrameRef;
-  /** Tools of the parent (absent for the main agent). */
-  readonly parentTools?: ReadonlySet<string>;
-  readonly parentMode?: string;
+  /** The parent's grant (absent for the main agent). */
+  readonly parent?: AccessGrant;
   readonly definition?: SubagentDefinition;
+  /** The main agent's mode as the session sets it. */
+  readonly requestedMode?: string;
 }
+
+/** How a call reached the gateway. */
+export type CallRoute = 'direct' | 'tool_call' | 'exec';
 
 /**
  * What the runtime asks the access layer. Pure decisions: which tools an agent sees and may call,
  * which approval mode it runs in, whether a caller may interact with the user. An adapter over
- * `src/access` implements it (see `accessLayerPort`).
+ * `src/access` implements it (see `createAccessPort`).
  */
 export interface AgentAccess {
-  /** Names of the tools the agent may see and call, drawn from `available`. */
-  toolsFor(frame: AccessFrame, available: readonly ToolSpec[]): ReadonlySet<string>;
-  /** The approval mode of a spawned agent. */
-  modeFor(frame: AccessFrame, trustedFolder: boolean): string;
+  /** The tools and mode of an agent; a spawned agent's are within its parent's. */
+  grant(frame: AccessFrame, available: readonly ToolSpec[], trustedFolder: boolean): AccessGrant;
   /** Throws a typed error when the caller may not talk to the user (background agents). */
   assertInteractiveCaller(agent: AgentFrameRef | undefined, tool: string): void;
   /**
@@ -61,9 +71,10 @@ export interface AgentAccess {
   bubbleApprover?(parent: Approver, timeoutMs: number): Approver;
   /** Data the gateway's access stage reads from `ctx.extensions` for this agent's calls. */
   callExtensions?(
+    grant: AccessGrant,
     frame: AccessFrame,
-    tools: ReadonlySet<string>,
     approvalMode: string,
+    route: CallRoute,
   ): Record<string, unknown>;
 }
 

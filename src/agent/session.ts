@@ -10,6 +10,7 @@ import { createProvider, type ModelMessage, type ModelProvider } from './provide
 import { ResourceTracker } from './resource-tracker.js';
 import type { RunResult } from './run-result.js';
 import type {
+  AccessGrant,
   AgentAccess,
   SubagentDefinition,
   ToolCatalog,
@@ -80,7 +81,7 @@ export class AgentSession {
   #provider: ModelProvider;
   #approvalMode: string;
   #current: AgentFrame | undefined;
-  #tools: ReadonlySet<string> | undefined;
+  #grant: AccessGrant | undefined;
 
   constructor(options: AgentSessionOptions) {
     this.#opts = options;
@@ -128,11 +129,19 @@ export class AgentSession {
 
   /** Tools the main agent may see and call, as the access layer resolved them. */
   get tools(): ReadonlySet<string> {
-    this.#tools ??= this.#rt.access.toolsFor(
-      { ref: { name: 'main', depth: 0, background: false, teammate: false } },
+    return this.#mainGrant().tools;
+  }
+
+  #mainGrant(): AccessGrant {
+    this.#grant ??= this.#rt.access.grant(
+      {
+        ref: { name: 'main', depth: 0, background: false, teammate: false },
+        requestedMode: this.#approvalMode,
+      },
       this.#rt.catalog.list(),
+      this.#rt.trustedFolder,
     );
-    return this.#tools;
+    return this.#grant;
   }
 
   /** Switches the model for the next turn (a provider, or a spec such as `scripted:PATH`). */
@@ -167,7 +176,7 @@ export class AgentSession {
       name: 'main',
       depth: 0,
       mode: 'main',
-      tools: this.tools,
+      grant: this.#mainGrant(),
       approvalMode: this.#approvalMode,
       approver: this.#opts.approver,
       provider: this.#provider,

@@ -52,16 +52,16 @@ export async function spawnSubagent(
     background: mode !== 'foreground',
     teammate: mode === 'teammate',
   };
-  const accessFrame = {
-    ref,
-    parentTools: parent.tools,
-    parentMode: parent.approvalMode,
-    definition,
-  };
-  const resolved = rt.access.toolsFor(accessFrame, rt.catalog.list());
+  // The parent's grant with its current mode (plan mode may have been entered since).
+  const parentGrant = { ...parent.grant, approvalMode: parent.approvalMode };
+  const granted = rt.access.grant(
+    { ref, parent: parentGrant, definition },
+    rt.catalog.list(),
+    rt.trustedFolder,
+  );
   // Defence in depth: whatever the resolver says, a child gets nothing its parent lacks.
-  const tools = new Set([...resolved].filter((t) => parent.tools.has(t)));
-  const approvalMode = rt.access.modeFor(accessFrame, rt.trustedFolder);
+  const grant = { ...granted, tools: new Set([...granted.tools].filter((t) => parent.tools.has(t))) };
+  const approvalMode = grant.approvalMode;
   const approver = childApprover(parent, mode, approvalMode);
 
   const child = new AgentFrame({
@@ -72,7 +72,7 @@ export async function spawnSubagent(
     mode,
     parent,
     definition,
-    tools,
+    grant,
     approvalMode,
     approver,
     provider: parent.provider.forSubagent?.(definition.name) ?? parent.provider,

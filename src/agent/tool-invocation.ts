@@ -4,6 +4,7 @@ import type { AgentFrame } from './agent-frame.js';
 import { observedApprover } from './approvers.js';
 import { eventSource } from './event-source.js';
 import { agentContext, bindCall } from './frame-context.js';
+import type { CallRoute } from './runtime-ports.js';
 
 /**
  * Sends one proposed call through the gateway on behalf of `frame`, with the caller context built
@@ -15,11 +16,12 @@ export async function invokeThroughGateway(
   frame: AgentFrame,
   proposal: { name: string; arguments: unknown },
   signal: AbortSignal,
+  route: CallRoute = 'direct',
 ): Promise<GatewayResult> {
   const rt = frame.runtime;
   const callId = randomUUID();
   const unbind = bindCall(callId, frame);
-  const ctx = callContextFor(frame, signal);
+  const ctx = callContextFor(frame, signal, route);
   try {
     return await agentContext.run(frame, () =>
       rt.gateway.invoke({ id: callId, name: proposal.name, arguments: proposal.arguments }, ctx),
@@ -50,7 +52,11 @@ export async function invokeThroughGateway(
 }
 
 /** The trusted caller context for a call by `frame`. */
-export function callContextFor(frame: AgentFrame, signal: AbortSignal): CallContext {
+export function callContextFor(
+  frame: AgentFrame,
+  signal: AbortSignal,
+  route: CallRoute = 'direct',
+): CallContext {
   const rt = frame.runtime;
   const approver = frame.approver
     ? observedApprover(frame.approver, {
@@ -74,7 +80,7 @@ export function callContextFor(frame: AgentFrame, signal: AbortSignal): CallCont
           }),
       })
     : undefined;
-  const extensions = rt.access.callExtensions?.(frame.accessFrame(), frame.tools, frame.approvalMode);
+  const extensions = rt.access.callExtensions?.(frame.grant, frame.accessFrame(), frame.approvalMode, route);
   return {
     identity: rt.identity,
     sessionId: rt.sessionId,

@@ -234,6 +234,10 @@ function describe(err: unknown): string {
 
 function sleep(ms: number, signal: AbortSignal, where: string): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new InterruptedError(where));
+      return;
+    }
     const onAbort = () => {
       clearTimeout(timer);
       reject(new InterruptedError(where));

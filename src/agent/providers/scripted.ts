@@ -136,6 +136,10 @@ export class ScriptedProvider implements ModelProvider {
 
 function abortableDelay(ms: number, signal: AbortSignal, where: string): Promise<void> {
   return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(new InterruptedError(where));
+      return;
+    }
     const onAbort = () => {
       clearTimeout(timer);
       reject(new InterruptedError(where));
