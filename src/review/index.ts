@@ -1,0 +1,7 @@
+export {
+  type ApprovedReviewRunner,
+  type DecisionOutcome,
+  type ProcessReport,
+  ReviewService,
+  type ReviewServiceOptions,
+} from './review-service.js';
