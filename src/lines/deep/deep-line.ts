@@ -1,0 +1,422 @@
+import { randomUUID } from 'node:crypto';
+import type { Identity } from '../../core/index.js';
+import type { CallContext, GatewayResult, ToolCall } from '../../gateway/index.js';
+import type { StepRecord, TaskRecord, TaskRepository } from '../../store/index.js';
+import type { ToolSpec } from '../../tools/index.js';
+import type { LineEventSink, RequestOutcome } from '../events.js';
+import { type Plan, PlanFormatError, parsePlan } from './plan.js';
+import type { PlannerPort } from './planner.js';
+import { renderSummary, type StepSummary, summariseStep } from './step-summary.js';
+
+/** What the deep line needs from the rest of the runtime. */
+export interface DeepLineDeps {
+  /** Tenant-scoped task repository factory (`store.forTenant(t).tasks`). */
+  readonly tasksFor: (tenant: string) => TaskRepository;
+  readonly gateway: { invoke(call: ToolCall, ctx: CallContext): Promise<GatewayResult> };
+  readonly tools: { get(name: string): ToolSpec | undefined };
+  /** The deep line's tool allowlist (its own trust chain). */
+  readonly allowlist: ReadonlySet<string>;
+  readonly planner: PlannerPort;
+  /** Re-resolves identity on resume: roles come from the directory now, not from the task row. */
+  readonly resolveIdentity: (tenant: string, user: string) => Identity | undefined;
+  /** This process, for task leases. */
+  readonly owner?: string;
+  readonly leaseMs?: number;
+  readonly now?: () => Date;
+}
+
+/** Task state kept beside the plan, so a restart knows where the conversation stood. */
+interface TaskState {
+  readonly plan?: Plan;
+  readonly sessionId: string;
+  /** Model turns the planner has consumed (lets a deterministic provider be replayed on resume). */
+  readonly plannerTurns: number;
+  readonly final?: string;
+  readonly outcome?: RequestOutcome;
+  readonly awaitingReview?: { readonly stepNo: number; readonly reviewId: string };
+}
+
+export interface DeepRunResult {
+  readonly taskId: string;
+  readonly outcome: RequestOutcome;
+  readonly text: string;
+  readonly executed: readonly string[];
+  readonly denied: readonly string[];
+}
+
+const SIDE_EFFECT_FREE = (t: ToolSpec | undefined) => t?.annotations.readOnly === true;
+
+/**
+ * The deep line (seed 004 §2.2): planner → plan → executor step by step, every step persisted
+ * before and after it runs, raw outputs in the store and only structured summaries in the model's
+ * context. A task survives a crash: a restarted process (or another one) takes the lease and
+ * continues from the last completed step; a side-effecting step records its idempotency key before
+ * it runs, so it runs at most once.
+ */
+export class DeepLine {
+  readonly #owner: string;
+  readonly #leaseMs: number;
+
+  constructor(private readonly deps: DeepLineDeps) {
+    this.#owner = deps.owner ?? `deep-${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.#leaseMs = deps.leaseMs ?? 30_000;
+  }
+
+  /** Persists a new task (queued) and returns its id. */
+  async accept(identity: Identity, request: string, sessionId: string): Promise<string> {
+    const state: TaskState = { sessionId, plannerTurns: 0 };
+    const { id } = await this.deps.tasksFor(identity.tenant).createTask({
+      tenant: identity.tenant,
+      user: identity.user,
+      line: 'deep',
+      request,
+      status: 'queued',
+      plan: state,
+    });
+    return id;
+  }
+
+  /**
+   * Runs (or resumes) a task to its end. Returns undefined when another process holds the lease.
+   * Never throws for a tool's failure: a failed or denied step is a result.
+   */
+  async run(
+    tenant: string,
+    taskId: string,
+    emit: LineEventSink = () => {},
+    signal?: AbortSignal,
+  ): Promise<DeepRunResult | undefined> {
+    const tasks = this.deps.tasksFor(tenant);
+    if (!(await tasks.claimLease(taskId, this.#owner, this.#leaseMs, this.#now()))) return undefined;
+    const heartbeat = setInterval(
+      () => {
+        tasks.claimLease(taskId, this.#owner, this.#leaseMs, this.#now()).catch(() => {});
+      },
+      Math.max(50, Math.floor(this.#leaseMs / 3)),
+    );
+    heartbeat.unref();
+    try {
+      return await this.#drive(tasks, taskId, emit, signal);
+    } finally {
+      clearInterval(heartbeat);
+      await tasks.releaseLease(taskId, this.#owner).catch(() => {});
+    }
+  }
+
+  async #drive(
+    tasks: TaskRepository,
+    taskId: string,
+    emit: LineEventSink,
+    signal?: AbortSignal,
+  ): Promise<DeepRunResult> {
+    const task = await tasks.getTask(taskId);
+    if (!task) throw new Error(`task ${taskId} not found`);
+    let state = task.plan as TaskState;
+    const identity = this.deps.resolveIdentity(task.tenant, task.user);
+    if (!identity)
+      return this.#end(tasks, task, state, 'denied', `User ${task.tenant}/${task.user} no longer exists.`);
+    if (state.outcome && state.final !== undefined) {
+      return { taskId, outcome: state.outcome, text: state.final, ...(await this.#ledger(tasks, taskId)) };
+    }
+
+    if (!state.plan) {
+      await tasks.updateTask(taskId, { status: 'planning' });
+      let plan: Plan;
+      try {
+        const answer = await this.deps.planner.plan(
+          task.request,
+          this.#declarations(),
+          state.plannerTurns,
+          signal,
+        );
+        state = { ...state, plannerTurns: state.plannerTurns + 1 };
+        plan = parsePlan(answer);
+      } catch (err) {
+        const why =
+          err instanceof PlanFormatError
+            ? `The planner's plan was unusable: ${err.message}`
+            : (err as Error).message;
+        return this.#end(tasks, task, state, 'failed', why);
+      }
+      state = { ...state, plan };
+      // Steps are written before any runs, so the console shows the whole plan from the start.
+      for (const [i, step] of plan.steps.entries()) {
+        await tasks.upsertStep({
+          taskId,
+          stepNo: i + 1,
+          status: 'pending',
+          goal: step.goal,
+          tool: step.tool,
+          params: step.args,
+        });
+      }
+      await tasks.updateTask(taskId, { status: 'running', plan: state, currentStep: 0 });
+      emit({
+        type: 'plan',
+        taskId,
+        capabilities: plan.capabilities,
+        steps: plan.steps.map((s, i) => ({ stepNo: i + 1, goal: s.goal, tool: s.tool })),
+      });
+    } else {
+      await tasks.updateTask(taskId, { status: 'running' });
+    }
+
+    const plan = state.plan as Plan;
+    const steps = await tasks.getSteps(taskId);
+    const summaries: string[] = [];
+    for (const s of steps) if (s.status !== 'pending' && s.outputSummary) summaries.push(s.outputSummary);
+
+    for (let i = 0; i < plan.steps.length; i++) {
+      if (signal?.aborted) {
+        await tasks.updateTask(taskId, { status: 'interrupted' });
+        return {
+          taskId,
+          outcome: 'failed',
+          text: 'Interrupted; the task can be resumed.',
+          ...(await this.#ledger(tasks, taskId)),
+        };
+      }
+      const stepNo = i + 1;
+      const record = steps.find((s) => s.stepNo === stepNo);
+      if (record && (record.status === 'done' || record.status === 'failed' || record.status === 'skipped'))
+        continue;
+      const step = plan.steps[i]!;
+      const line = await this.#runStep(tasks, task, identity, state, plan, stepNo, record, emit, signal);
+      if (line === 'awaiting_review') {
+        return {
+          taskId,
+          outcome: 'review',
+          text: `Step ${stepNo} (${step.tool}) awaits review.`,
+          ...(await this.#ledger(tasks, taskId)),
+        };
+      }
+      summaries.push(line);
+      await tasks.updateTask(taskId, { currentStep: stepNo });
+    }
+
+    let text: string;
+    try {
+      text = await this.deps.planner.compose(task.request, plan, summaries, state.plannerTurns, signal);
+      state = { ...state, plannerTurns: state.plannerTurns + 1 };
+    } catch {
+      text = composeReport(plan, summaries);
+    }
+    return this.#end(tasks, task, state, 'completed', text);
+  }
+
+  async #runStep(
+    tasks: TaskRepository,
+    task: TaskRecord,
+    identity: Identity,
+    state: TaskState,
+    plan: Plan,
+    stepNo: number,
+    record: StepRecord | undefined,
+    emit: LineEventSink,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    const step = plan.steps[stepNo - 1]!;
+    const tool = this.deps.tools.get(step.tool);
+    const sideEffects = !SIDE_EFFECT_FREE(tool);
+    const key = `${task.id}:${stepNo}`;
+    const startedAt = this.#now().toISOString();
+    emit({ type: 'step_started', taskId: task.id, stepNo, tool: step.tool, goal: step.goal });
+
+    if (sideEffects && record?.status === 'running') {
+      // The process died during this step. Its key was recorded before it ran, so it may have
+      // taken effect: re-run only a tool that declares itself idempotent.
+      if (!tool?.annotations.idempotent) {
+        return this.#finishStep(tasks, task.id, step, stepNo, 'skipped', emit, {
+          error: 'Interrupted while running; not repeated because the tool is not idempotent (at most once).',
+          startedAt: record.startedAt ?? startedAt,
+          idempotencyKey: key,
+        });
+      }
+    }
+    if (!this.deps.allowlist.has(step.tool)) {
+      return this.#finishStep(tasks, task.id, step, stepNo, 'failed', emit, {
+        error: `Tool ${step.tool} is not available on the deep line.`,
+        startedAt,
+      });
+    }
+    await tasks.upsertStep({
+      taskId: task.id,
+      stepNo,
+      status: 'running',
+      goal: step.goal,
+      tool: step.tool,
+      params: step.args,
+      ...(sideEffects ? { idempotencyKey: key } : {}),
+      startedAt,
+    });
+    if (sideEffects) await tasks.recordIdempotencyKey(key, { taskId: task.id, stepNo });
+
+    const result = await this.deps.gateway.invoke(
+      { id: `${task.id}-s${stepNo}`, name: step.tool, arguments: step.args },
+      {
+        identity,
+        sessionId: state.sessionId,
+        domain: 'deep',
+        taskId: task.id,
+        declaredCapabilities: plan.capabilities,
+        ...(sideEffects ? { idempotencyKey: key } : {}),
+        ...(signal ? { signal } : {}),
+      },
+    );
+    if (result.status === 'executed') {
+      const { id: rawRef } = await tasks.putRawOutput({
+        taskId: task.id,
+        stepNo,
+        content: JSON.stringify(result.output ?? null),
+      });
+      return this.#finishStep(tasks, task.id, step, stepNo, 'done', emit, {
+        summary: summariseStep(step.goal, result.output),
+        rawOutputRef: rawRef,
+        startedAt,
+        paramsValidated: true,
+        ...(sideEffects ? { idempotencyKey: key } : {}),
+      });
+    }
+    if (result.status === 'review' && result.reviewId) {
+      await tasks.upsertStep({
+        taskId: task.id,
+        stepNo,
+        status: 'pending',
+        goal: step.goal,
+        tool: step.tool,
+        params: step.args,
+        paramsValidated: true,
+        error: `awaiting review ${result.reviewId}`,
+        startedAt,
+      });
+      await tasks.updateTask(task.id, {
+        status: 'awaiting_review',
+        plan: { ...state, awaitingReview: { stepNo, reviewId: result.reviewId } },
+      });
+      emit({
+        type: 'step_finished',
+        taskId: task.id,
+        stepNo,
+        tool: step.tool,
+        status: 'review',
+        summary: result.modelContent,
+      });
+      return 'awaiting_review';
+    }
+    return this.#finishStep(tasks, task.id, step, stepNo, 'failed', emit, {
+      error: `${result.status}: ${result.modelContent}`,
+      startedAt,
+      ...(sideEffects ? { idempotencyKey: key } : {}),
+    });
+  }
+
+  /**
+   * Records the outcome of a reviewed step (after a reviewer approved and the call ran, or was
+   * denied) and lets the task continue on its next run.
+   */
+  async resolveReview(
+    tenant: string,
+    taskId: string,
+    outcome: { reviewId: string; status: 'executed' | 'failed' | 'denied' | 'expired'; summary: string },
+  ): Promise<boolean> {
+    const tasks = this.deps.tasksFor(tenant);
+    const task = await tasks.getTask(taskId);
+    const state = task?.plan as TaskState | undefined;
+    const wait = state?.awaitingReview;
+    if (!task || !state?.plan || !wait || wait.reviewId !== outcome.reviewId) return false;
+    const step = state.plan.steps[wait.stepNo - 1]!;
+    const ok = outcome.status === 'executed';
+    const summary: StepSummary = { goal: step.goal, keyData: outcome.summary.slice(0, 240), anomalies: [] };
+    await tasks.upsertStep({
+      taskId,
+      stepNo: wait.stepNo,
+      status: ok ? 'done' : 'failed',
+      goal: step.goal,
+      tool: step.tool,
+      params: step.args,
+      paramsValidated: true,
+      ...(ok
+        ? { outputSummary: renderSummary(wait.stepNo, step.tool, summary, 'done') }
+        : { error: `review ${outcome.status}: ${outcome.summary}` }),
+      finishedAt: this.#now().toISOString(),
+    });
+    const { awaitingReview: _done, ...rest } = state;
+    await tasks.updateTask(taskId, { status: 'queued', plan: rest, currentStep: wait.stepNo });
+    return true;
+  }
+
+  async #finishStep(
+    tasks: TaskRepository,
+    taskId: string,
+    step: Plan['steps'][number],
+    stepNo: number,
+    status: 'done' | 'failed' | 'skipped',
+    emit: LineEventSink,
+    extra: {
+      summary?: StepSummary;
+      rawOutputRef?: string;
+      error?: string;
+      startedAt: string;
+      paramsValidated?: boolean;
+      idempotencyKey?: string;
+    },
+  ): Promise<string> {
+    const line = extra.summary
+      ? renderSummary(stepNo, step.tool, extra.summary, status)
+      : `#${stepNo} ${step.tool} [${status}] ${step.goal} → ${extra.error ?? ''}`;
+    await tasks.upsertStep({
+      taskId,
+      stepNo,
+      status,
+      goal: step.goal,
+      tool: step.tool,
+      params: step.args,
+      paramsValidated: extra.paramsValidated ?? false,
+      outputSummary: line,
+      ...(extra.rawOutputRef ? { rawOutputRef: extra.rawOutputRef } : {}),
+      ...(extra.idempotencyKey ? { idempotencyKey: extra.idempotencyKey } : {}),
+      ...(extra.error ? { error: extra.error } : {}),
+      startedAt: extra.startedAt,
+      finishedAt: this.#now().toISOString(),
+    });
+    emit({ type: 'step_finished', taskId, stepNo, tool: step.tool, status, summary: line });
+    return line;
+  }
+
+  async #end(
+    tasks: TaskRepository,
+    task: TaskRecord,
+    state: TaskState,
+    outcome: RequestOutcome,
+    text: string,
+  ): Promise<DeepRunResult> {
+    await tasks.updateTask(task.id, {
+      status: outcome === 'completed' ? 'completed' : outcome,
+      plan: { ...state, outcome, final: text },
+    });
+    return { taskId: task.id, outcome, text, ...(await this.#ledger(tasks, task.id)) };
+  }
+
+  async #ledger(tasks: TaskRepository, taskId: string): Promise<{ executed: string[]; denied: string[] }> {
+    const steps = await tasks.getSteps(taskId);
+    return {
+      executed: steps.filter((s) => s.status === 'done' && s.tool).map((s) => s.tool as string),
+      denied: steps.filter((s) => s.status === 'failed' && s.tool).map((s) => s.tool as string),
+    };
+  }
+
+  #declarations(): ToolSpec[] {
+    return [...this.deps.allowlist]
+      .map((n) => this.deps.tools.get(n))
+      .filter((t): t is ToolSpec => t !== undefined);
+  }
+
+  #now(): Date {
+    return this.deps.now?.() ?? new Date();
+  }
+}
+
+/** The report a task ends with when no model composes one: the goal and each step's summary. */
+export function composeReport(plan: Plan, summaries: readonly string[]): string {
+  return [`Goal: ${plan.goal}`, ...summaries].join('\n');
+}

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import type { ModelProvider } from '../agent/index.js';
+import type { Identity } from '../core/index.js';
+import type { Approver } from '../gateway/index.js';
+import type { ConcurrencyQueue } from '../resilience/index.js';
+import type { DeepLine } from './deep/deep-line.js';
+import type { LineEvent, LineEventSink, RequestOutcome, RouteTarget } from './events.js';
+import type { QuickLine } from './quick/quick-line.js';
+import type { ReadonlyLine } from './readonly/readonly-line.js';
+
+/** The router's answer, as `src/router` gives it. */
+export interface RouteDecision {
+  readonly target: RouteTarget;
+  readonly scores: { readonly deep: number; readonly quick: number };
+  readonly rule: string | null;
+}
+
+/** The input gate's answer, as `src/gates` gives it. */
+export interface InputVerdict {
+  readonly verdict: 'pass' | 'review' | 'block';
+  readonly score: number;
+  readonly findings: readonly { readonly type: string; readonly reason: string }[];
+}
+
+export interface DispatcherDeps {
+  readonly route: (query: string) => RouteDecision;
+  readonly scanInput?: (text: string) => InputVerdict;
+  /** Parks flagged input for a human; it never enters the automatic path. */
+  readonly flagInput?: (item: {
+    identity: Identity;
+    sessionId: string;
+    query: string;
+    verdict: InputVerdict;
+  }) => Promise<{ id: string }>;
+  readonly deep: DeepLine;
+  readonly deepQueue: ConcurrencyQueue;
+  readonly quick: QuickLine;
+  readonly readonly: ReadonlyLine;
+  /** The model for a line; undefined when none is configured or the service is down → degraded. */
+  readonly providerFor: (line: 'deep' | 'quick') => ModelProvider | undefined;
+  /** Called with every routing decision (console, metrics). */
+  readonly onRouted?: (entry: { identity: Identity; query: string; decision: RouteDecision }) => void;
+}
+
+export interface RequestOptions {
+  readonly sessionId?: string;
+  readonly emit?: LineEventSink;
+  readonly signal?: AbortSignal;
+  readonly approver?: Approver;
+  /** Wait for a deep task to finish (CLI, eval, streaming) instead of answering `queued`. */
+  readonly waitForDeep?: boolean;
+  /** A model chosen for this request (e.g. a scripted one in evaluation suites). */
+  readonly provider?: ModelProvider;
+}
+
+/** The answer to one request: where it went, how it ended, what ran and what was refused. */
+export interface RequestResult {
+  readonly requestId: string;
+  readonly sessionId: string;
+  readonly route: RouteDecision;
+  readonly outcome: RequestOutcome;
+  readonly text: string;
+  readonly executed: readonly string[];
+  readonly denied: readonly string[];
+  readonly taskId?: string;
+  readonly position?: number;
+  readonly estimatedStartMs?: number;
+  readonly ticketId?: string;
+  readonly reviewId?: string;
+}
+
+/**
+ * The request path after ingress (ARCHITECTURE.md): input gate → router → line. Flagged input goes
+ * to review and stops; uncertain requests get the read-only line; a line without a model degrades
+ * to a retrieval answer plus a ticket rather than pretending.
+ */
+export class LineDispatcher {
+  constructor(private readonly deps: DispatcherDeps) {}
+
+  async handle(identity: Identity, query: string, options: RequestOptions = {}): Promise<RequestResult> {
+    const requestId = randomUUID();
+    const sessionId = options.sessionId ?? requestId;
+    const events: LineEvent[] = [];
+    const emit: LineEventSink = (e) => {
+      events.push(e);
+      options.emit?.(e);
+    };
+    const route = this.deps.route(query);
+    const base = { requestId, sessionId, route };
+
+    const scan = this.deps.scanInput?.(query);
+    if (scan && scan.verdict !== 'pass') {
+      const parked = await this.deps.flagInput?.({ identity, sessionId, query, verdict: scan });
+      emit({
+        type: 'input_flagged',
+        verdict: scan.verdict,
+        score: scan.score,
+        ...(parked ? { reviewId: parked.id } : {}),
+      });
+      const text =
+        scan.verdict === 'block'
+          ? 'This request was blocked by the input safety gate and recorded for review.'
+          : 'This request was flagged by the input safety gate and sent to a reviewer; nothing was executed.';
+      return this.#final(emit, {
+        ...base,
+        outcome: 'review',
+        text,
+        executed: [],
+        denied: [],
+        ...(parked ? { reviewId: parked.id } : {}),
+      });
+    }
+
+    emit({ type: 'routed', target: route.target, scores: route.scores, rule: route.rule });
+    this.deps.onRouted?.({ identity, query, decision: route });
+
+    if (route.target === 'readonly_fallback') {
+      const answer = await this.deps.readonly.answer(identity, query, {
+        sessionId,
+        emit,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      return this.#final(emit, {
+        ...base,
+        outcome: 'completed',
+        text: answer.text,
+        executed: [],
+        denied: [],
+      });
+    }
+
+    const provider = options.provider ?? this.deps.providerFor(route.target);
+    if (!provider) {
+      const answer = await this.deps.readonly.answer(identity, query, {
+        sessionId,
+        emit,
+        degradedReason: 'no model service is available',
+      });
+      return this.#final(emit, {
+        ...base,
+        outcome: 'degraded',
+        text: answer.text,
+        executed: [],
+        denied: [],
+        ...(answer.ticketId ? { ticketId: answer.ticketId } : {}),
+      });
+    }
+
+    if (route.target === 'quick') {
+      const r = await this.deps.quick.run(identity, query, {
+        provider,
+        sessionId,
+        emit,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.approver ? { approver: options.approver } : {}),
+      });
+      return this.#final(emit, { ...base, ...r });
+    }
+
+    const taskId = await this.deps.deep.accept(identity, query, sessionId);
+    // A queued task outlives the request that started it: only a waiting caller may cancel it.
+    const signal = options.waitForDeep ? options.signal : undefined;
+    const ticket = this.deps.deepQueue.submit(() =>
+      this.deps.deep.run(identity.tenant, taskId, emit, signal),
+    );
+    emit({
+      type: 'task_accepted',
+      taskId,
+      position: ticket.position,
+      estimatedStartMs: ticket.estimatedStartMs,
+    });
+    if (!options.waitForDeep) {
+      ticket.done.catch(() => {});
+      const minutes = Math.max(1, Math.round(ticket.estimatedStartMs / 60_000));
+      const text =
+        ticket.position === 0
+          ? `Task ${taskId} accepted and started.`
+          : `Task ${taskId} accepted; ${ticket.position} ahead of it, expected to start in ~${minutes} min.`;
+      return {
+        ...base,
+        outcome: 'queued',
+        text,
+        executed: [],
+        denied: [],
+        taskId,
+        position: ticket.position,
+        estimatedStartMs: ticket.estimatedStartMs,
+      };
+    }
+    const done = await ticket.done;
+    if (!done) {
+      return this.#final(emit, {
+        ...base,
+        outcome: 'queued',
+        text: `Task ${taskId} is running in another process.`,
+        executed: [],
+        denied: [],
+        taskId,
+      });
+    }
+    return this.#final(emit, { ...base, ...done, taskId });
+  }
+
+  #final(emit: LineEventSink, result: RequestResult): RequestResult {
+    emit({
+      type: 'final',
+      outcome: result.outcome,
+      text: result.text,
+      executed: result.executed,
+      denied: result.denied,
+      ...(result.taskId ? { taskId: result.taskId } : {}),
+    });
+    return result;
+  }
+}

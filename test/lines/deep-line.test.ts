@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ScriptedProvider } from '../../src/agent/index.js';
+import { DeepLine, type LineEvent, ModelPlanner, parsePlan } from '../../src/lines/index.js';
+import { createRuntime, type Runtime } from '../../src/runtime/index.js';
+import { deepPlan, officeConfigIn } from './office-fixture.js';
+
+let runtime: Runtime | undefined;
+let cleanup: (() => void) | undefined;
+afterEach(async () => {
+  await runtime?.close();
+  cleanup?.();
+  runtime = undefined;
+});
+
+async function setup(turns: { text: string }[]) {
+  const office = officeConfigIn();
+  cleanup = office.cleanup;
+  runtime = await createRuntime(office.config);
+  const rt = runtime;
+  const deep = new DeepLine({
+    tasksFor: (t) => rt.store!.forTenant(t).tasks,
+    gateway: rt.gateway,
+    tools: rt.registry,
+    allowlist: new Set(
+      rt.config.lines.deep.length ? rt.config.lines.deep : rt.registry.list().map((t) => t.name),
+    ),
+    planner: new ModelPlanner(new ScriptedProvider(turns)),
+    resolveIdentity: (tenant, user) => rt.identities.resolve(user, tenant),
+    leaseMs: 2_000,
+  });
+  return { rt, deep };
+}
+
+describe('DeepLine', () => {
+  it('plans, runs 9 steps, persists each with a summary and raw output, and composes from summaries', async () => {
+    const plan = deepPlan(9, 'run1');
+    const { rt, deep } = await setup([
+      { text: JSON.stringify(plan) },
+      { text: 'East sales analysed; 3 follow-ups filed.' },
+    ]);
+    const bob = rt.identities.resolve('bob', 'acme');
+    const events: LineEvent[] = [];
+    const taskId = await deep.accept(bob, 'analyse east sales', 'sess-1');
+    const result = await deep.run('acme', taskId, (e) => events.push(e));
+    expect(result?.outcome).toBe('completed');
+    expect(result?.text).toBe('East sales analysed; 3 follow-ups filed.');
+    const steps = await rt.store!.forTenant('acme').tasks.getSteps(taskId);
+    expect(steps).toHaveLength(9);
+    for (const s of steps) {
+      expect(s.status).toBe('done');
+      expect(s.paramsValidated).toBe(true);
+      expect(s.outputSummary).toMatch(new RegExp(`^#${s.stepNo} ${s.tool} \\[done\\]`));
+      expect(s.rawOutputRef).toBeTruthy();
+      const raw = await rt.store!.forTenant('acme').tasks.getRawOutput(s.rawOutputRef!);
+      expect(raw).toBeTruthy();
+    }
+    const tickets = steps.filter((s) => s.tool === 'ticket_create');
+    expect(tickets.every((s) => s.idempotencyKey === `${taskId}:${s.stepNo}`)).toBe(true);
+    expect(events.filter((e) => e.type === 'step_finished')).toHaveLength(9);
+    const task = await rt.store!.forTenant('acme').tasks.getTask(taskId);
+    expect(task?.status).toBe('completed');
+    // Another tenant cannot see the task.
+    expect(await rt.store!.forTenant('globex').tasks.getTask(taskId)).toBeUndefined();
+  });
+
+  it('a step the user may not run fails without stopping the task, and the report says so', async () => {
+    const plan = {
+      goal: 'mixed',
+      capabilities: [],
+      steps: [
+        {
+          goal: 'sales',
+          tool: 'sales_query',
+          args: { from: '2026-01-01', to: '2026-12-31', region: 'east' },
+        },
+        { goal: 'delete', tool: 'record_delete', args: { table: 'customers', id: '1' } },
+      ],
+    };
+    const { rt, deep } = await setup([{ text: JSON.stringify(plan) }]);
+    const taskId = await deep.accept(rt.identities.resolve('bob', 'acme'), 'x', 's');
+    const result = await deep.run('acme', taskId);
+    expect(result?.outcome).toBe('completed');
+    expect(result?.executed).toEqual(['sales_query']);
+    expect(result?.denied).toEqual(['record_delete']);
+    // The script had no composing turn: the report is built from summaries.
+    expect(result?.text).toContain('Goal: mixed');
+  });
+
+  it('an unreadable plan ends the task as failed with the reason', async () => {
+    const { rt, deep } = await setup([{ text: 'I think we should look at sales.' }]);
+    const taskId = await deep.accept(rt.identities.resolve('bob', 'acme'), 'x', 's');
+    const result = await deep.run('acme', taskId);
+    expect(result?.outcome).toBe('failed');
+    expect(result?.text).toMatch(/plan was unusable/);
+  });
+
+  it('a second runner cannot take a task whose lease is held', async () => {
+    const { rt, deep } = await setup([{ text: JSON.stringify(deepPlan(2, 'l')) }]);
+    const taskId = await deep.accept(rt.identities.resolve('bob', 'acme'), 'x', 's');
+    expect(await rt.store!.forTenant('acme').tasks.claimLease(taskId, 'someone-else', 60_000)).toBe(true);
+    expect(await deep.run('acme', taskId)).toBeUndefined();
+  });
+});
+
+describe('parsePlan', () => {
+  it('reads fenced JSON and names the bad field', () => {
+    const plan = parsePlan(
+      '```json\n{"goal":"g","steps":[{"goal":"a","tool":"sales_query","args":{}}]}\n```',
+    );
+    expect(plan.steps[0]?.tool).toBe('sales_query');
+    expect(() => parsePlan('{"goal":"g","steps":[{"goal":"a","tool":"bad tool!"}]}')).toThrow(
+      /plan\.steps\.0\.tool/,
+    );
+  });
+});
