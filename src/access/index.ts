@@ -10,7 +10,6 @@ export {
   type AccessStageOptions,
   checkAccess,
   createAccessStage,
-  toolUnavailable,
 } from './access-stage.js';
 export {
   ACCESS_EXTENSION_KEY,
