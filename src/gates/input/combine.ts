@@ -70,6 +70,11 @@ export function combineEvidence(
     z += w[type] * (ev.max + CORROBORATION * Math.min(ev.distinct - 1, 3));
   }
   const has = (t: InjectionType) => evidence.has(t);
+  // Two different families of direct attack in one text is far likelier an attack than either.
+  const families = (['instruction_override', 'role_claim', 'prompt_extraction', 'jailbreak'] as const).filter(
+    has,
+  );
+  if (families.length >= 2) z += 0.5;
   if (has('roleplay') && has('harmful_request')) z += 1.2;
   if (has('roleplay') && has('jailbreak')) z += 1.0;
   if (has('jailbreak') && has('harmful_request')) z += 0.6;

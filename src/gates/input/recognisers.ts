@@ -107,7 +107,7 @@ export const RECOGNISERS: readonly Recogniser[] = [
   r(
     'override.zh.disobey',
     'instruction_override',
-    2.6,
+    3.0,
     `(?:不要|不再|无需|不用|不必|停止)(?:再)?(?:遵守|遵循|服从|执行|理会)[^。\\n]{0,10}?(?:之前|以前|此前|先前|上面|上述|以上|原来|原有|系统|开发者|你的)[^。\\n]{0,6}?${ZH_RULES}`,
     '要求不再遵守原有指令',
   ),
@@ -172,7 +172,7 @@ export const RECOGNISERS: readonly Recogniser[] = [
   r(
     'role.zh.youarenow',
     'role_claim',
-    2.6,
+    3.0,
     '你(?:现在|目前|从现在起|从此)(?:就)?(?:是|拥有|具有|获得了?)(?:一个|一名)?(?:管理员|超级用户|超级管理员|root|最高权限|全部权限|所有权限|开发者权限|系统权限)',
     '宣称助手现在拥有特权身份',
   ),
@@ -194,7 +194,7 @@ export const RECOGNISERS: readonly Recogniser[] = [
     'role.zh.grant',
     'role_claim',
     1.6,
-    '(?:授予|赋予|给予|开通|给)(?:你|我|我们|自己)?(?:全部|所有|最高|完全|管理员|root|超级)(?:的)?(?:权限|访问权|控制权)',
+    '(?:授予|赋予|给予|开通|给)(?:你|我|我们|自己)?(?:全部|所有|最高|完全|管理员|root|超级)[^。\\n]{0,6}?(?:权限|访问权|控制权)',
     '要求授予最高权限',
   ),
 
@@ -202,7 +202,7 @@ export const RECOGNISERS: readonly Recogniser[] = [
   r(
     'extract.en.sysprompt',
     'prompt_extraction',
-    2.8,
+    3.0,
     '\\b(?:reveal|print|show|display|repeat|output|tell me|give me|share|leak|dump|disclose|write out|spell out|recite|list|what (?:is|are|was|were))\\b[^.\\n]{0,30}?\\b(?:system prompt|system message|initial prompt|hidden prompt|pre-?prompt|developer (?:message|prompt)|(?:initial|original|hidden|secret|confidential) instructions|instructions (?:you were given|above)|your (?:instructions|guidelines|rules|configuration) (?:verbatim|word for word|exactly))',
     'asks for the system prompt or hidden instructions',
   ),
@@ -216,9 +216,30 @@ export const RECOGNISERS: readonly Recogniser[] = [
   r(
     'extract.zh.sysprompt',
     'prompt_extraction',
-    2.8,
+    3.0,
     '(?:输出|告诉我|显示|展示|重复|泄露|打印|透露|说出|给我看|列出|复述|公开|发给我)[^。\\n]{0,12}?(?:系统提示词?|系统指令|系统消息|初始指令|原始指令|隐藏指令|初始提示|预设指令|系统设定|你的设定|提示词|system prompt)',
     '索取系统提示词或隐藏指令',
+  ),
+  r(
+    'extract.zh.ba',
+    'prompt_extraction',
+    3.0,
+    '(?:把|将)你(?:的)?(?:系统提示词?|系统指令|初始指令|原始指令|隐藏指令|提示词|系统设定|预设指令)[^。\\n]{0,12}?(?:输出|告诉|显示|展示|重复|泄露|打印|透露|说出|发给|列出|复述)',
+    '索取系统提示词或隐藏指令',
+  ),
+  r(
+    'override.zh.disable_checks',
+    'instruction_override',
+    2.4,
+    '(?:关闭|禁用|绕过|跳过|停用|关掉|去掉|取消)(?:所有|全部|一切)?(?:的)?(?:权限|安全|审核|审批|内容|风控)(?:检查|校验|验证|审核|过滤|限制|策略|控制)',
+    '要求关闭安全或权限检查',
+  ),
+  r(
+    'override.en.disable_checks',
+    'instruction_override',
+    2.4,
+    '\\b(?:disable|turn off|switch off|bypass|skip|remove|deactivate)\\b (?:all |any |the |your )?(?:safety|security|permission|content|moderation|approval|access) (?:checks?|filters?|controls?|guardrails?|restrictions?|reviews?)\\b',
+    'asks to switch off safety or permission checks',
   ),
   r(
     'extract.zh.what',
@@ -450,7 +471,7 @@ export const RECOGNISERS: readonly Recogniser[] = [
   r(
     'response.en.inyour',
     'response_manipulation',
-    2.2,
+    2.6,
     '\\b(?:add|include|integrate|insert|append|incorporate|mention|put|embed|write|start|end|begin|conclude|finish|prefix|make sure)\\b[^.\\n]{0,50}?\\b(?:in|into|to|within|at the (?:end|beginning|start) of|throughout) (?:your|the|each|every) (?:response|answer|reply|output|summary|completion|message)s?\\b',
     "dictates what the assistant's answer must contain",
   ),
@@ -471,7 +492,7 @@ export const RECOGNISERS: readonly Recogniser[] = [
   r(
     'response.zh.inyour',
     'response_manipulation',
-    2.2,
+    2.6,
     '(?:在|于)?(?:你的|每个|每次)?(?:回答|回复|答复|输出|总结|摘要|响应)(?:中|里|末尾|开头|结尾|最后|前面)[^。\\n]{0,14}?(?:加入|添加|加上|插入|包含|附上|写上|提到|注明|说明|推荐|宣传)',
     '规定助手回答中必须加入的内容',
   ),

@@ -36,8 +36,11 @@ export function classifyOutbound(text: string, options: OutboundOptions = {}): O
   }
   const reasons: string[] = [];
   const scan = scanText(text, { channel: 'tool_output' });
+  // A destination-based finding only counts when some destination is actually outside.
   const exfil = scan.findings.filter(
-    (f) => f.type === 'exfiltration' || f.type === 'hidden_tool_instruction',
+    (f) =>
+      (f.type === 'exfiltration' || f.type === 'hidden_tool_instruction') &&
+      !(f.rule.endsWith('.dest') && destinations.length === 0),
   );
   let score = 0;
   if (exfil.length > 0) {

@@ -36,19 +36,23 @@ export function findPii(text: string, options: FindPiiOptions = {}): PiiFinding[
       const value = groupIdx >= 0 && rec.type === 'PERSON' ? m[groupIdx + 1]! : m[0];
       const start = groupIdx >= 0 && rec.type === 'PERSON' ? m.index + m[0].lastIndexOf(value) : m.index;
       const trimmed = value.replace(/[\s.,-]+$/, '');
-      let { score, reason } = rec.score(trimmed);
+      const scored = rec.score(trimmed);
+      let { score, reason } = scored;
+      const valid = scored.valid;
       if (score <= 0) continue;
       if (rec.context?.test(text.slice(Math.max(0, start - CONTEXT_WINDOW), start))) {
         score = Math.min(0.99, score + CONTEXT_BOOST);
         reason += '; context word nearby';
       }
+      // A failed validator keeps the finding but never lets context lift it into the high tier.
+      if (valid === false) score = Math.min(score, HIGH_TIER - 0.01);
       if (score < minScore) continue;
       candidates.push({
         type: rec.type,
         start,
         end: start + trimmed.length,
         score: Math.round(score * 100) / 100,
-        tier: score >= HIGH_TIER ? 'high' : 'low',
+        tier: valid !== false && score >= HIGH_TIER ? 'high' : 'low',
         reason,
       });
     }

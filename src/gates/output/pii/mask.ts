@@ -6,7 +6,7 @@ export function maskValue(value: string): string {
   if (at > 0) return `${value[0]}***${value.slice(at)}`;
   const digits = value.replace(/\D/g, '').length;
   if (digits >= 7) {
-    const keep = Math.min(4, Math.floor(value.length / 3));
+    const keep = value.length >= 8 ? 4 : 2;
     return '*'.repeat(Math.max(3, value.length - keep)) + value.slice(value.length - keep);
   }
   const chars = [...value];

@@ -93,7 +93,8 @@ export const PII_RECOGNISERS: readonly PiiRecogniser[] = [
   },
   {
     type: 'IBAN_CODE',
-    pattern: /(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[ -]?[A-Za-z0-9]){11,30}(?![A-Za-z0-9])/g,
+    pattern:
+      /(?<![A-Za-z0-9])[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{11,30}|(?:[ -][A-Za-z0-9]{4}){2,7}(?:[ -][A-Za-z0-9]{1,4})?)(?![A-Za-z0-9])/g,
     score: (m) =>
       ibanValid(m)
         ? { score: 0.95, valid: true, reason: 'IBAN, mod-97 check valid' }
