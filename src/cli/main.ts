@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { TwinlineError } from '../core/index.js';
+import { isStreamJsonInvocation } from '../protocol/argv.js';
 import { loadCommands } from './commands/index.js';
 import { VERSION } from './version.js';
 
@@ -8,6 +9,12 @@ import { VERSION } from './version.js';
  * printed as one clear line naming the bad input; anything else is a bug and keeps its stack.
  */
 export async function main(argv: readonly string[]): Promise<number> {
+  // Hosts (Claude Agent SDK, Qwen Code SDK, twinline/sdk) spawn this per session: take the
+  // stream-json fast path before the command-line parser is built.
+  if (isStreamJsonInvocation(argv)) {
+    const { runStdioMode } = await import('../protocol/stdio-mode.js');
+    return runStdioMode(argv);
+  }
   const program = new Command();
   program
     .name('twinline')

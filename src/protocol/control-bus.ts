@@ -16,6 +16,12 @@ export interface ControlBusOptions {
   readonly log?: (message: string) => void;
 }
 
+/**
+ * A request body. The engine sends {@link EngineRequest}s (`can_use_tool`, …); the SDK reuses the
+ * bus for host → engine requests (`interrupt`, `set_model`, …).
+ */
+export type OutgoingRequest = EngineRequest | { readonly subtype: string; readonly [field: string]: unknown };
+
 export interface RequestOptions {
   readonly timeoutMs?: number;
   /** Aborting withdraws the request: the host gets a `control_cancel_request`. */
@@ -78,7 +84,7 @@ export class ControlBus {
    * {@link ProtocolError}: `protocol.timeout`, `protocol.cancelled`, `protocol.host_gone`,
    * `protocol.error_response` (the host answered `error`), `protocol.invalid_message`.
    */
-  request(request: EngineRequest, options: RequestOptions = {}): Promise<unknown> {
+  request(request: OutgoingRequest, options: RequestOptions = {}): Promise<unknown> {
     if (this.closedWith) return Promise.reject(this.closedWith);
     if (options.signal?.aborted) {
       return Promise.reject(

@@ -339,6 +339,7 @@ export class StreamJsonEngine {
           );
         }
         this.mode = resolved;
+        this.runtime?.setApprovalMode(resolved.approvalMode);
         const status = systemStatus(this.view());
         // Answer first, then report the new mode, as the real CLIs do.
         setImmediate(() => {
@@ -400,6 +401,8 @@ export class StreamJsonEngine {
           disallowedTools: [...a.disallowedTools, ...this.disallowedFromInitialize],
           systemPrompt: a.systemPrompt,
           appendSystemPrompt: a.appendSystemPrompt,
+          maxTurns: a.maxTurns,
+          approvalMode: this.mode.approvalMode,
           env: this.opts.env,
         })
         .then((rt) => {
@@ -445,6 +448,9 @@ export class StreamJsonEngine {
     const turn: RunningTurn = { controller: new AbortController() };
     this.current = turn;
     const denials: PermissionDenial[] = [];
+    // The gateway gives each call a fresh id; the host knows the model's id from the assistant's
+    // tool_use block. The runtime passes the model's arguments object through, so map by it.
+    const toolUseIds = new Map<unknown, string>();
     const errors: string[] = [];
     let subtype: ResultSubtype = 'success';
     let finalText: string | undefined;
@@ -452,15 +458,20 @@ export class StreamJsonEngine {
     let usage = { inputTokens: 0, outputTokens: 0 };
     let apiMs = 0;
     try {
-      const runtime = await this.loadRuntime();
+      // Hosts wait for `system/init` as the sign the turn started: write it before the runtime
+      // has finished loading (its tool list is complete once the runtime is up).
+      const loading = this.loadRuntime();
       this.emit(systemInit(this.view()));
+      const runtime = await loading;
       const canPrompt = this.opts.args.promptHost && !this.mode.neverPrompt;
       const onDenied = (req: ApprovalRequest): void => {
-        denials.push({ tool_name: req.tool.name, tool_use_id: req.call.id, tool_input: req.args });
+        const id = toolUseIds.get(req.call.arguments) ?? req.call.id;
+        denials.push({ tool_name: req.tool.name, tool_use_id: id, tool_input: req.args });
       };
       const approver = canPrompt
         ? new HostApprover(this.bus, {
             timeoutMs: this.permissionTimeoutMs,
+            toolUseId: (req) => toolUseIds.get(req.call.arguments) ?? req.call.id,
             suggestions: (tool) => permissionSuggestions(this.opts.args.dialect, tool),
             onInterrupt: (msg) => {
               turn.interruptedBy = msg;
@@ -477,15 +488,16 @@ export class StreamJsonEngine {
       const projector = new TurnProjector(this.view(), this.opts.args.includePartialMessages, (m) =>
         this.emit(m),
       );
-      for await (const event of runtime.run({
-        prompt: promptText(message),
-        signal: turn.controller.signal,
-        approver,
-        approvalMode: this.mode.approvalMode,
-        maxTurns: this.opts.args.maxTurns,
-      })) {
-        if (event.depth !== 0) continue;
+      const onEvent = (event: AgentEvent): void => {
+        if (event.depth !== 0) return;
         projector.accept(event);
+        if (
+          event.type === 'tool_proposed' &&
+          typeof event.arguments === 'object' &&
+          event.arguments !== null
+        ) {
+          toolUseIds.set(event.arguments, event.callId);
+        }
         if (event.type === 'error') errors.push(event.message);
         if (event.type === 'result') {
           numTurns = event.turns;
@@ -502,7 +514,17 @@ export class StreamJsonEngine {
             else if (errors.length === 0) errors.push(event.text || 'The turn failed');
           }
         }
-      }
+      };
+      await runtime.run(
+        {
+          prompt: promptText(message),
+          signal: turn.controller.signal,
+          approver,
+          approvalMode: this.mode.approvalMode,
+          maxTurns: this.opts.args.maxTurns,
+        },
+        onEvent,
+      );
       projector.flush();
       if (turn.controller.signal.aborted && subtype === 'success') {
         subtype = 'error_during_execution';

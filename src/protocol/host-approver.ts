@@ -6,6 +6,8 @@ import { PermissionResult } from './schemas.js';
 export interface HostApproverOptions {
   /** How long the host has to answer before the call is denied. */
   readonly timeoutMs: number;
+  /** The id the host knows the call by (default: the gateway's call id). */
+  readonly toolUseId?: (req: ApprovalRequest) => string;
   /** `permission_suggestions` for a tool, in the host's vocabulary. */
   readonly suggestions?: (toolName: string) => unknown[];
   /** The host denied with `interrupt: true`: the whole turn must end. */
@@ -40,7 +42,7 @@ export class HostApprover implements Approver {
           tool_name: req.tool.name,
           display_name: req.tool.name,
           input: req.args,
-          tool_use_id: req.call.id,
+          tool_use_id: this.options.toolUseId?.(req) ?? req.call.id,
           description: req.tool.description.slice(0, 500),
           decision_reason: req.decision.reason,
           permission_suggestions: this.options.suggestions?.(req.tool.name) ?? [],

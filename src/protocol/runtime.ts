@@ -23,8 +23,13 @@ export interface EngineRuntime {
   toolNames(): readonly string[];
   /** The model in use (after `setModel`). */
   model(): string;
-  /** Runs one turn. The stream ends with one `result` event (depth 0). */
-  run(turn: RuntimeTurn): AsyncIterable<AgentEvent>;
+  /**
+   * Runs one turn, calling `emit` synchronously as events happen (so a `tool_proposed` is written
+   * before the `can_use_tool` it leads to). Emits exactly one depth-0 `result`; resolves after it.
+   */
+  run(turn: RuntimeTurn, emit: (event: AgentEvent) => void): Promise<void>;
+  /** Applies a mode change to the running turn too (the next call sees it). */
+  setApprovalMode(mode: HostApprovalMode): void;
   /** Switches the model for the next model request; returns the model now in use. */
   setModel(model: string | undefined): Promise<string>;
   /** Pre-loads files the host already read. */
@@ -43,5 +48,7 @@ export interface RuntimeConfig {
   readonly disallowedTools: readonly string[];
   readonly systemPrompt: string | undefined;
   readonly appendSystemPrompt: string | undefined;
+  readonly maxTurns: number | undefined;
+  readonly approvalMode: HostApprovalMode;
   readonly env: NodeJS.ProcessEnv;
 }

@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join, relative } from 'node:path';
+import { compileRuleSet } from '../access/index.js';
+import {
+  type AgentEvent,
+  AgentSession,
+  agentGatewayStages,
+  createAccessPort,
+  createProvider,
+  NoProviderError,
+} from '../agent/index.js';
+import { loadConfig, loadOfficeDomain, type TwinlineConfig } from '../config/index.js';
+import type { Identity } from '../core/index.js';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gateway/index.js';
+import { createRuntime, type Runtime } from '../runtime/index.js';
+import type { ToolSpec } from '../tools/index.js';
+import { createWorkspaceTools, isWithin, resolveInWorkspace, rootsFor } from '../tools/workspace/index.js';
+import type { HostApprovalMode } from './permission-modes.js';
+import { ReadCache, withReadCache } from './read-cache.js';
+import type { EngineRuntime, RuntimeConfig, RuntimeTurn } from './runtime.js';
+
+/** The approver of the session: each turn points it at the host (or a deny-all). */
+class TurnApprover implements Approver {
+  current: Approver | undefined;
+  request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
+    if (!this.current) return Promise.resolve({ behavior: 'deny', message: 'no turn is running' });
+    return this.current.request(req, signal);
+  }
+}
+
+/** `TWINLINE_CONFIG`, else `twinline.config.yaml` in the working directory, else the office domain. */
+function configFor(cwd: string, env: NodeJS.ProcessEnv): TwinlineConfig {
+  const explicit = env['TWINLINE_CONFIG'];
+  if (explicit) return loadConfig(explicit);
+  const local = join(cwd, 'twinline.config.yaml');
+  return existsSync(local) ? loadConfig(local) : loadOfficeDomain();
+}
+
+/**
+ * Who the stream-json session acts for. `TWINLINE_USER` (and `TWINLINE_TENANT` when the name is
+ * in several tenants) picks a user of the configuration; without it the session runs as the local
+ * operator: tenant `TWINLINE_TENANT` or `local`, the OS user name, role `developer` (the workspace
+ * tools' role), data level L1. Never taken from anything the host or the model sends.
+ */
+export function identityFor(runtime: Runtime, env: NodeJS.ProcessEnv): Identity {
+  const user = env['TWINLINE_USER'];
+  if (user) return runtime.identities.resolve(user, env['TWINLINE_TENANT'] || undefined);
+  let name = 'local';
+  try {
+    name = userInfo().username || 'local';
+  } catch {
+    // no passwd entry (containers): keep "local"
+  }
+  return {
+    tenant: env['TWINLINE_TENANT'] || 'local',
+    user: name,
+    roles: ['developer'],
+    dataLevel: 'L1',
+    attributes: {},
+  };
+}
+
+function workspaceTools(cwd: string, cache: ReadCache): ToolSpec[] {
+  const options = { root: cwd };
+  return createWorkspaceTools(options).map((tool) =>
+    tool.name === 'read_file'
+      ? withReadCache(
+          tool,
+          cache,
+          (path, callCwd) => resolveInWorkspace(path, rootsFor(options, { cwd: callCwd }), 'read_file'),
+          (real, callCwd) => {
+            const root = rootsFor(options, { cwd: callCwd }).root;
+            return isWithin(root, real) ? relative(root, real) || '.' : real;
+          },
+        )
+      : tool,
+  );
+}
+
+/** The `error` and `result` of a turn that could not start (no model configured). */
+function failedTurn(sessionId: string, code: string, message: string, emit: (e: AgentEvent) => void): void {
+  const source = { sessionId, agentId: 'main', agent: 'main', depth: 0 };
+  emit({ ...source, type: 'error', code, message });
+  emit({
+    ...source,
+    type: 'result',
+    status: 'error',
+    text: message,
+    turns: 0,
+    usage: { inputTokens: 0, outputTokens: 0 },
+    durationMs: 0,
+  });
+}
+
+/**
+ * The stream-json engine's runtime: the configured domain's tools (office by default) plus the
+ * workspace tools, one ToolGateway with the access and approval stages, and an `AgentSession`
+ * whose `ask` verdicts go to the host.
+ */
+export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineRuntime> {
+  const domain = configFor(config.cwd, config.env);
+  let registry: Runtime['registry'] | undefined;
+  const runtime = await createRuntime(domain, {
+    env: config.env,
+    stages: agentGatewayStages((name) => registry?.get(name)),
+  });
+  registry = runtime.registry;
+  const cache = new ReadCache(config.cwd);
+  for (const tool of workspaceTools(config.cwd, cache)) {
+    if (!registry.get(tool.name)) registry.register(tool);
+  }
+  const identity = identityFor(runtime, config.env);
+  const roots = { projectRoot: config.cwd, cwd: config.cwd, home: config.env['HOME'] ?? config.cwd };
+  const rules = compileRuleSet(
+    [{ source: 'command line', allow: config.allowedTools, deny: config.disallowedTools }],
+    roots,
+  );
+  const approver = new TurnApprover();
+  const systemPrompt =
+    [config.systemPrompt, config.appendSystemPrompt].filter(Boolean).join('\n\n') || undefined;
+  let modelSpec = config.model;
+  let session: AgentSession | undefined;
+  let mode: HostApprovalMode = config.approvalMode;
+
+  const ensureSession = (): AgentSession => {
+    if (session) return session;
+    const provider = createProvider(modelSpec, config.env);
+    session = new AgentSession({
+      identity,
+      provider,
+      gateway: runtime.gateway,
+      catalog: runtime.registry,
+      access: createAccessPort({ rules }),
+      sessionId: config.sessionId,
+      cwd: config.cwd,
+      approvalMode: mode,
+      approver,
+      domain: 'cli',
+      ...(systemPrompt ? { systemPrompt } : {}),
+      ...(config.maxTurns !== undefined ? { limits: { maxTurns: config.maxTurns } } : {}),
+    });
+    return session;
+  };
+  try {
+    ensureSession();
+  } catch (err) {
+    if (!(err instanceof NoProviderError)) throw err;
+  }
+
+  const allTools = (): readonly string[] => {
+    if (session) return [...session.tools];
+    return runtime.registry.list().map((t) => t.name);
+  };
+
+  return {
+    toolNames: allTools,
+    model: () => modelSpec ?? config.env['TWINLINE_MODEL'] ?? 'none',
+    setApprovalMode(next) {
+      mode = next;
+      session?.setApprovalMode(next);
+    },
+    async setModel(next) {
+      modelSpec = next ?? config.model;
+      if (session && modelSpec) session.setModel(createProvider(modelSpec, config.env));
+      return modelSpec ?? config.env['TWINLINE_MODEL'] ?? 'none';
+    },
+    seedReadState(files) {
+      cache.seed(files);
+    },
+    async run(turn: RuntimeTurn, emit: (event: AgentEvent) => void): Promise<void> {
+      let s: AgentSession;
+      try {
+        s = ensureSession();
+      } catch (err) {
+        const e = err as { code?: string; message?: string };
+        failedTurn(config.sessionId, e.code ?? 'agent.error', e.message ?? String(err), emit);
+        return;
+      }
+      approver.current = turn.approver;
+      mode = turn.approvalMode;
+      s.setApprovalMode(turn.approvalMode);
+      const off = s.on(emit);
+      const onAbort = (): void => s.interrupt();
+      try {
+        const handle = s.run(turn.prompt);
+        if (turn.signal.aborted) handle.interrupt();
+        else turn.signal.addEventListener('abort', onAbort, { once: true });
+        await handle.result;
+      } finally {
+        off();
+        turn.signal.removeEventListener('abort', onAbort);
+        approver.current = undefined;
+      }
+    },
+    async close() {
+      await session?.close();
+      await runtime.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+/** The CLI entry the real SDKs spawn (`npm run build` first; `npm test` does it). */
+export const TWINLINE_BIN = resolve(import.meta.dirname, '../../bin/twinline.js');
+
+export function assertBuilt(): void {
+  if (!existsSync(resolve(import.meta.dirname, '../../dist/cli/main.js'))) {
+    throw new Error('dist/ is missing: run `npm run build` before these tests');
+  }
+}
+
+/** A fresh workspace folder with a scripted model file in it. */
+export function workspace(script: unknown, name = 'script.json'): { dir: string; model: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'twinline-sdk-'));
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(script));
+  return { dir, model: `scripted:${path}` };
+}
+
+export function writeScript(dir: string, name: string, script: unknown): string {
+  const path = join(dir, name);
+  writeFileSync(path, JSON.stringify(script));
+  return `scripted:${path}`;
+}
+
+export function fileText(dir: string, name: string): string | undefined {
+  const p = join(dir, name);
+  return existsSync(p) ? readFileSync(p, 'utf8') : undefined;
+}
+
+/** Environment for the engine: the local operator identity, a short permission timeout. */
+export function engineEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  delete env['TWINLINE_USER'];
+  delete env['TWINLINE_MODEL'];
+  return { ...env, ...extra };
+}
+
+/** A streaming prompt whose messages the test releases one at a time. */
+export class PromptFeed<T> implements AsyncIterable<T> {
+  private readonly items: T[] = [];
+  private waiter: ((r: IteratorResult<T>) => void) | undefined;
+  private ended = false;
+
+  push(item: T): void {
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = undefined;
+      w({ value: item, done: false });
+    } else this.items.push(item);
+  }
+
+  end(): void {
+    this.ended = true;
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = undefined;
+      w({ value: undefined, done: true });
+    }
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    return {
+      next: () => {
+        const item = this.items.shift();
+        if (item !== undefined) return Promise.resolve({ value: item, done: false });
+        if (this.ended) return Promise.resolve({ value: undefined, done: true });
+        return new Promise((r) => {
+          this.waiter = r;
+        });
+      },
+    };
+  }
+}
+
+/** Two write_file calls in one model turn, then a closing text. */
+export function allowOneDenyOneScript(): unknown {
+  return [
+    {
+      text: 'Writing two files.',
+      tool_calls: [
+        { id: 'toolu_allowed', name: 'write_file', arguments: { path: 'allowed.txt', content: 'written' } },
+        {
+          id: 'toolu_denied',
+          name: 'write_file',
+          arguments: { path: 'denied.txt', content: 'must not exist' },
+        },
+      ],
+    },
+    { text: 'Done.' },
+  ];
+}
