@@ -36,7 +36,7 @@ describe('shipped model and dataset', () => {
     expect(() => decodeRouterModel({ ...file, classes: ['a', 'b', 'c'] }, 'bad.json')).toThrow(/classes/);
   });
 
-  // Retrains from the shipped data (about 2 s) with --no-write and checks the held-out figures
+  // Retrains from the shipped data (about 5 s) with --no-write and checks the held-out figures
   // against floors measured when the model was built (docs/router-eval.md).
   it('retrains reproducibly above the measured accuracy floors', () => {
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/train-router.ts', '--no-write'], {
@@ -46,11 +46,14 @@ describe('shipped model and dataset', () => {
     const summary = JSON.parse(out.trim().split('\n').pop()!) as {
       router: { accuracy: number; perLang: Record<string, { accuracy: number }> };
       unseenTemplates: { accuracy: number };
+      novel: { accuracy: number };
     };
     expect(summary.router.accuracy).toBeGreaterThanOrEqual(0.97);
     for (const lang of ['zh', 'en', 'mixed'])
       expect(summary.router.perLang[lang]!.accuracy).toBeGreaterThanOrEqual(0.93);
     expect(summary.unseenTemplates.accuracy).toBeGreaterThanOrEqual(0.9);
+    // hand-written wordings no template produces: measured 0.83 (see docs/router-eval.md)
+    expect(summary.novel.accuracy).toBeGreaterThanOrEqual(0.78);
     const shipped = JSON.parse(readFileSync(defaultModelPath()!, 'utf8')) as RouterModelFile;
     expect(shipped.trainedOn?.heldOutAccuracy).toBeCloseTo(summary.router.accuracy, 3);
   });
