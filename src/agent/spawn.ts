@@ -83,7 +83,7 @@ export async function spawnSubagent(
   rt.frames.set(id, child);
 
   if (mode === 'foreground') {
-    const r = await runChild(child, req.prompt);
+    const r = await rt.tracker.track(`agent ${id}`, runChild(child, req.prompt));
     return { agent: definition.name, status: r.status, text: r.text };
   }
   const taskId = rt.jobs.nextId();
