@@ -25,6 +25,11 @@ export async function openConnection(target: StoreTarget): Promise<StoreConnecti
     // An idle client whose server connection dies emits 'error' on the pool; unhandled, that
     // would crash the process. The next query simply gets a fresh client.
     pool.on('error', () => {});
+    // pg-pool detaches its idle listener while a client is checked out, so a connection killed in
+    // that window would raise an unhandled 'error'. The failing query still rejects on its own.
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     try {
       const client = await pool.connect();
       client.release();
