@@ -50,13 +50,13 @@ export function validateContextEvent(input: unknown): Readonly<ContextEvent> {
     });
   }
   const ev = parsed.data;
-  const checks: Array<readonly [string, string]> = [
-    ['summary', ev.summary],
-    ['kind', ev.kind],
-    ...ev.refs.map((r, i) => [`refs.${i}`, r] as const),
+  const checks: Array<readonly [string, string, boolean]> = [
+    ['summary', ev.summary, false],
+    ['kind', ev.kind, true],
+    ...ev.refs.map((r, i) => [`refs.${i}`, r, true] as const),
   ];
-  for (const [field, text] of checks) {
-    const found = findPersonalData(text);
+  for (const [field, text, asId] of checks) {
+    const found = findPersonalData(text, { asId });
     if (found.length) {
       throw new ContextEventRejectedError(
         'context.personal_data',

@@ -52,7 +52,9 @@ describe('context event validation', () => {
       { ...base, summary: '员工 11010519491231002X 的考勤已更正' },
       'context.personal_data',
     ],
-    ['a card number', { ...base, summary: 'paid with 6222 0212 3456 7890 123' }, 'context.personal_data'],
+    ['a card number', { ...base, summary: 'paid with 6222 0212 3456 7890 128' }, 'context.personal_data'],
+    ['an ID number in a ref', { ...base, refs: ['emp:11010519491231002X'] }, 'context.personal_data'],
+    ['an email in a ref (ids have no @)', { ...base, refs: ['li.wei@example.com'] }, 'context.event_invalid'],
     ['a phone number as a ref', { ...base, refs: ['13812345678'] }, 'context.personal_data'],
     [
       'a JSON record in the summary',
@@ -83,6 +85,15 @@ describe('context event validation', () => {
       expect((err as ContextEventRejectedError).code).toBe(code);
       expect((err as ContextEventRejectedError).where).toMatch(/^context event field /);
     }
+  });
+
+  it('long order numbers and ids that fail the check digits are not personal data', () => {
+    const ev = validateContextEvent({
+      ...base,
+      summary: 'order 20261130000123 and batch 6222021234567890121 were re-queued',
+      refs: ['order:20261130000123', 'emp:110105194912310021'],
+    });
+    expect(ev.refs).toHaveLength(2);
   });
 });
 
