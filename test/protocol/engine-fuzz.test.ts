@@ -57,14 +57,12 @@ const malformedLine: fc.Arbitrary<string> = fc.oneof(
       JSON.stringify({ type: 'control_request', request_id: id, request: { subtype: `zz_${sub}` } }),
     ),
   // huge strings, over the line limit
-  fc
-    .nat({ max: 3 })
-    .map((n) =>
-      JSON.stringify({
-        ...validUser,
-        message: { role: 'user', content: 'A'.repeat(MAX_LINE + 1 + n * 1000) },
-      }),
-    ),
+  fc.nat({ max: 3 }).map((n) =>
+    JSON.stringify({
+      ...validUser,
+      message: { role: 'user', content: 'A'.repeat(MAX_LINE + 1 + n * 1000) },
+    }),
+  ),
   // random garbage that is not JSON
   fc.string({ minLength: 1, maxLength: 200 }).filter((s) => {
     if (s.trim() === '' || s.includes('\n')) return false;
