@@ -13,6 +13,7 @@ export async function loadCommands(): Promise<CommandModule[]> {
   return [
     (await import('./demo.js')).demoCommand,
     (await import('./check.js')).checkCommand,
+    (await import('./run.js')).runCommand,
     (await import('./tools.js')).toolsCommand,
     (await import('./audit.js')).auditCommand,
     (await import('./route.js')).routeCommand,

@@ -1,0 +1,23 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './index.js';
+
+/** `twinline run "<request>"`: one request end to end through the agent loop and the gateway. */
+export const runCommand: CommandModule = {
+  register(program: Command) {
+    program
+      .command('run')
+      .description('Run one request through the agent loop; every tool call passes the gateway')
+      .argument('<request>', 'what you want done, in plain words')
+      .requiredOption('--user <user>', 'user name as declared in users.yaml')
+      .option('--tenant <tenant>', 'tenant of the user (needed when the name exists in several)')
+      .option('--model <model>', 'scripted:PATH, openai:MODEL or a model name (default: TWINLINE_MODEL)')
+      .option('--approval-mode <mode>', 'plan | default | auto-edit | auto | yolo', 'default')
+      .option('--max-turns <n>', 'model turns before the run stops', (v) => Number.parseInt(v, 10))
+      .option('--json', 'print every event as one JSON line')
+      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .action(async (request: string, opts) => {
+        const { runAgentRequest } = await import('./run-agent.js');
+        process.exitCode = await runAgentRequest(request, opts);
+      });
+  },
+};
