@@ -52,8 +52,8 @@ describe('shipped model and dataset', () => {
     for (const lang of ['zh', 'en', 'mixed'])
       expect(summary.router.perLang[lang]!.accuracy).toBeGreaterThanOrEqual(0.93);
     expect(summary.unseenTemplates.accuracy).toBeGreaterThanOrEqual(0.9);
-    // hand-written wordings no template produces: measured 0.83 (see docs/router-eval.md)
-    expect(summary.novel.accuracy).toBeGreaterThanOrEqual(0.78);
+    // hand-written wordings no template produces: measured 0.90 (see docs/router-eval.md)
+    expect(summary.novel.accuracy).toBeGreaterThanOrEqual(0.85);
     const shipped = JSON.parse(readFileSync(defaultModelPath()!, 'utf8')) as RouterModelFile;
     expect(shipped.trainedOn?.heldOutAccuracy).toBeCloseTo(summary.router.accuracy, 3);
   });
