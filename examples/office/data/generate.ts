@@ -6,7 +6,7 @@ import { SAMPLE_PAGES } from './pages.js';
 import { pick, seededRandom } from './prng.js';
 import { DEPARTMENTS, isOfficeTenant, type OfficeTenant, REGIONS, TENANT_PROFILES } from './tenants.js';
 
-/** Bumped whenever the generated schema or content changes; older files are regenerated. */
+/** Bumped whenever the generated schema or content changes; files of another version are regenerated. */
 export const OFFICE_DATA_VERSION = '1';
 
 const SCHEMA = `
@@ -40,7 +40,7 @@ export function tenantDataFile(dataDir: string, tenant: OfficeTenant): string {
 export function ensureTenantData(dataDir: string, tenant: string): string {
   if (!isOfficeTenant(tenant)) throw new Error(`unknown office tenant ${JSON.stringify(tenant)}`);
   const file = tenantDataFile(dataDir, tenant);
-  if (existsSync(file)) return file;
+  if (existsSync(file) && generatedVersion(file) === OFFICE_DATA_VERSION) return file;
   mkdirSync(dataDir, { recursive: true });
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
@@ -55,6 +55,23 @@ export function ensureTenantData(dataDir: string, tenant: string): string {
     rmSync(tmp, { force: true });
   }
   return file;
+}
+
+/** The data version a file was generated with, or undefined when it is not an office data file. */
+function generatedVersion(file: string): string | undefined {
+  try {
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      const row = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as
+        | { value: string }
+        | undefined;
+      return row?.value;
+    } finally {
+      db.close();
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 function isoDate(d: Date): string {
