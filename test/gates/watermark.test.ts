@@ -61,9 +61,7 @@ describe('watermarks', () => {
 
   it('property: any single-symbol change in a frame is rejected', () => {
     const marked = embedWatermark('x', wm, { key });
-    const positions = [...marked]
-      .map((c, i) => (SYMBOL_SET.has(c) ? i : -1))
-      .filter((i) => i >= 0);
+    const positions = [...marked].map((c, i) => (SYMBOL_SET.has(c) ? i : -1)).filter((i) => i >= 0);
     const chars = [...marked];
     fc.assert(
       fc.property(

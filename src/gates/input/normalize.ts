@@ -104,21 +104,66 @@ const NAMED_ENTITIES: Readonly<Record<string, string>> = {
   num: '#',
 };
 
+/** Growable parallel arrays: UTF-16 units of the output and the original range of each. */
 class Builder {
-  text = '';
-  starts: number[] = [];
-  ends: number[] = [];
+  units: Uint16Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  length = 0;
+  constructor(capacity: number) {
+    const n = Math.max(16, capacity);
+    this.units = new Uint16Array(n);
+    this.starts = new Int32Array(n);
+    this.ends = new Int32Array(n);
+  }
+  private grow(): void {
+    const n = this.units.length * 2;
+    const u = new Uint16Array(n);
+    u.set(this.units);
+    const st = new Int32Array(n);
+    st.set(this.starts);
+    const en = new Int32Array(n);
+    en.set(this.ends);
+    this.units = u;
+    this.starts = st;
+    this.ends = en;
+  }
+  unit(u: number, start: number, end: number): void {
+    if (this.length === this.units.length) this.grow();
+    this.units[this.length] = u;
+    this.starts[this.length] = start;
+    this.ends[this.length] = end;
+    this.length++;
+  }
   push(s: string, start: number, end: number): void {
-    for (let k = 0; k < s.length; k++) {
-      this.starts.push(start);
-      this.ends.push(end);
+    for (let k = 0; k < s.length; k++) this.unit(s.charCodeAt(k), start, end);
+  }
+  text(): string {
+    let out = '';
+    const CHUNK = 8192;
+    for (let i = 0; i < this.length; i += CHUNK) {
+      out += String.fromCharCode.apply(
+        null,
+        this.units.subarray(i, Math.min(this.length, i + CHUNK)) as unknown as number[],
+      );
     }
-    this.text += s;
+    return out;
   }
 }
 
-/** Case-fold and NFKC one code point, then fold lookalikes. */
+const foldCache = new Map<number, { out: string; changed: boolean }>();
+
+/** Case-fold and NFKC one code point, then fold lookalikes (memoised: text repeats its letters). */
 function foldCodePoint(cp: number): { out: string; changed: boolean } {
+  let hit = foldCache.get(cp);
+  if (hit === undefined) {
+    hit = foldUncached(cp);
+    if (foldCache.size < 8192) foldCache.set(cp, hit);
+  }
+  return hit;
+}
+
+function foldUncached(cp: number): { out: string; changed: boolean } {
   const glyph = HOMOGLYPHS[cp];
   if (glyph !== undefined) return { out: glyph, changed: true };
   const raw = String.fromCodePoint(cp);
@@ -144,7 +189,7 @@ function decodePercentRun(run: string): string | undefined {
 }
 
 function firstPass(input: string): { b: Builder; obfuscated: boolean } {
-  const b = new Builder();
+  const b = new Builder(input.length + 8);
   let obfuscated = false;
   let i = 0;
   while (i < input.length) {
@@ -182,12 +227,27 @@ function firstPass(input: string): { b: Builder; obfuscated: boolean } {
         }
       }
     }
+    // Fast paths: ASCII (fold case), CJK ideographs (NFKC-stable), full-width ASCII forms.
+    if (c < 0x80) {
+      b.unit(c >= 0x41 && c <= 0x5a ? c + 32 : c, i, i + 1);
+      i++;
+      continue;
+    }
+    if ((c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3001 && c <= 0x3035)) {
+      b.unit(c, i, i + 1);
+      i++;
+      continue;
+    }
+    if (c >= 0xff01 && c <= 0xff5e) {
+      const a = c - 0xfee0;
+      b.unit(a >= 0x41 && a <= 0x5a ? a + 32 : a, i, i + 1);
+      i++;
+      continue;
+    }
     const cp = input.codePointAt(i)!;
     const width = cp > 0xffff ? 2 : 1;
     if (isInvisible(cp)) {
       obfuscated = true;
-    } else if (c < 0x80) {
-      b.push(c >= 0x41 && c <= 0x5a ? String.fromCharCode(c + 32) : input[i]!, i, i + 1);
     } else {
       const f = foldCodePoint(cp);
       if (f.changed) obfuscated = true;
@@ -199,47 +259,52 @@ function firstPass(input: string): { b: Builder; obfuscated: boolean } {
 }
 
 const SEP = '[\\s\\-_.*|/\\\\·•,，、~+=:;\'"`^]{1,3}';
-const W = '[\\p{L}\\p{N}]';
+// Letters after normalisation (lower-case Latin, Greek, Cyrillic, kana, Han, Hangul). A plain
+// class, not \\p{L}: non-unicode regexps run an order of magnitude faster in V8.
+const W = '[a-z0-9\\u00c0-\\u024f\\u0370-\\u04ff\\u3040-\\u30ff\\u4e00-\\u9fff\\uac00-\\ud7af]';
 /** A single letter, then ≥ 2 more single letters each behind 1–3 separator characters. */
-const SPLIT_RUN_RE = new RegExp(`(?<!${W})${W}(?:${SEP}${W}(?!${W})){2,}`, 'gu');
-const SEP_RE = new RegExp(SEP, 'gu');
-const HAN_RE = /\p{Script=Han}/u;
+const SPLIT_RUN_RE = new RegExp(`(?<!${W})${W}(?:${SEP}${W}(?!${W})){2,}`, 'g');
+const SEP_RE = new RegExp(SEP, 'g');
+const HAN_RE = /[\u4e00-\u9fff]/;
 
 /**
  * Re-joins letters spread apart ("i-g-n-o-r-e", "忽 略 之 前"). A run is a sequence of single
  * letters of length ≥ 4 (Latin) or ≥ 3 (Han). The run's most common separator is removed; any
  * other separator becomes one space (the word gap).
  */
-function rejoinSplitLetters(src: Builder): { b: Builder; changed: boolean } {
-  const t = src.text;
+function rejoinSplitLetters(t: string, src: Builder): { text: string; b: Builder; changed: boolean } {
   let out: Builder | undefined;
   let copied = 0;
+  const copy = (from: number, to: number) => {
+    for (let k = from; k < to; k++) out!.unit(src.units[k]!, src.starts[k]!, src.ends[k]!);
+  };
   for (const m of t.matchAll(SPLIT_RUN_RE)) {
     const run = m[0];
     const seps = [...run.matchAll(SEP_RE)];
     const letterCount = seps.length + 1;
     if (letterCount < (HAN_RE.test(run[0]!) ? 3 : 4)) continue;
-    out ??= new Builder();
+    out ??= new Builder(t.length);
     const base = m.index;
-    for (let k = copied; k < base; k++) out.push(t[k]!, src.starts[k]!, src.ends[k]!);
+    copy(copied, base);
     const counts = new Map<string, number>();
-    for (const s of seps) counts.set(s[0], (counts.get(s[0]) ?? 0) + 1);
+    for (const sep of seps) counts.set(sep[0], (counts.get(sep[0]) ?? 0) + 1);
     let dominant = '';
     let best = 0;
-    for (const [s, n] of counts) if (n > best) [dominant, best] = [s, n];
+    for (const [sep, n] of counts) if (n > best) [dominant, best] = [sep, n];
     let p = 0;
-    for (const s of seps) {
-      const at = s.index;
-      for (let k = p; k < at; k++) out.push(run[k]!, src.starts[base + k]!, src.ends[base + k]!);
-      if (s[0] !== dominant) out.push(' ', src.starts[base + at]!, src.ends[base + at + s[0].length - 1]!);
-      p = at + s[0].length;
+    for (const sep of seps) {
+      const at = sep.index;
+      copy(base + p, base + at);
+      if (sep[0] !== dominant)
+        out.unit(0x20, src.starts[base + at]!, src.ends[base + at + sep[0].length - 1]!);
+      p = at + sep[0].length;
     }
-    for (let k = p; k < run.length; k++) out.push(run[k]!, src.starts[base + k]!, src.ends[base + k]!);
+    copy(base + p, base + run.length);
     copied = base + run.length;
   }
-  if (!out) return { b: src, changed: false };
-  for (let k = copied; k < t.length; k++) out.push(t[k]!, src.starts[k]!, src.ends[k]!);
-  return { b: out, changed: true };
+  if (!out) return { text: t, b: src, changed: false };
+  copy(copied, t.length);
+  return { text: out.text(), b: out, changed: true };
 }
 
 /**
@@ -248,12 +313,12 @@ function rejoinSplitLetters(src: Builder): { b: Builder; changed: boolean } {
  */
 export function normalizeText(input: string): NormalizedText {
   const first = firstPass(input);
-  const joined = rejoinSplitLetters(first.b);
+  const joined = rejoinSplitLetters(first.b.text(), first.b);
   const b = joined.b;
   return {
-    text: b.text,
-    starts: Int32Array.from(b.starts),
-    ends: Int32Array.from(b.ends),
+    text: joined.text,
+    starts: b.starts.subarray(0, b.length),
+    ends: b.ends.subarray(0, b.length),
     obfuscated: first.obfuscated || joined.changed,
   };
 }

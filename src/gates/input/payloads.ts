@@ -10,7 +10,7 @@ export interface DecodedPayload {
   readonly decoded: string;
 }
 
-const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
+const BASE64_RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{24,}={0,2}/g;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Printable text: letters, digits, punctuation, whitespace — not binary noise. */

@@ -31,15 +31,40 @@ export interface Recogniser {
   readonly weight: number;
   readonly pattern: RegExp;
   readonly reason: string;
+  /**
+   * Supporting signals only change a verdict next to a primary one, so they run only when a
+   * hit of one of these types exists (keeps the scan fast on long clean text).
+   */
+  readonly requires?: readonly InjectionType[];
 }
 
-const r = (id: string, type: InjectionType, weight: number, source: string, reason: string): Recogniser => ({
-  id,
-  type,
-  weight,
-  pattern: new RegExp(source, 'gu'),
-  reason,
-});
+const SUPPORTING: Partial<Record<InjectionType, readonly InjectionType[]>> = {
+  harmful_request: ['roleplay', 'jailbreak'],
+  sensitive_object: [
+    'exfiltration',
+    'hidden_tool_instruction',
+    'imperative_in_data',
+    'addressed_to_assistant',
+    'instruction_override',
+    'role_claim',
+  ],
+};
+
+const r = (id: string, type: InjectionType, weight: number, source: string, reason: string): Recogniser => {
+  const requires =
+    id === 'jailbreak.zh.toxic_persona' || id === 'jailbreak.en.toxic_persona'
+      ? ['roleplay' as const]
+      : SUPPORTING[type];
+  return {
+    id,
+    type,
+    weight,
+    // Unicode mode only where a pattern needs \p{…}: V8 runs non-unicode regexps markedly faster.
+    pattern: new RegExp(source, source.includes('\\p{') ? 'gu' : 'g'),
+    reason,
+    ...(requires ? { requires } : {}),
+  };
+};
 
 // Shared vocabularies (kept as fragments so each recogniser reads as a sentence).
 const EN_PRIOR =

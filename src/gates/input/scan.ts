@@ -1,7 +1,7 @@
 import { type Channel, combineEvidence, type TypeEvidence } from './combine.js';
 import { normalizeText, toOriginalRange } from './normalize.js';
 import { decodeBase64Payloads } from './payloads.js';
-import { type InjectionType, RECOGNISERS } from './recognisers.js';
+import { type InjectionType, RECOGNISERS, type Recogniser } from './recognisers.js';
 import { DEFAULT_THRESHOLDS, type ScanVerdict, type Thresholds, verdictFor } from './verdict.js';
 
 /** One piece of evidence, pointing at the ORIGINAL text. */
@@ -39,31 +39,40 @@ interface Hit {
   readonly end: number;
 }
 
+function runOne(rec: Recogniser, text: string, hits: Hit[]): void {
+  rec.pattern.lastIndex = 0;
+  let n = 0;
+  for (let m = rec.pattern.exec(text); m !== null; m = rec.pattern.exec(text)) {
+    if (m[0].length === 0) {
+      rec.pattern.lastIndex++;
+      continue;
+    }
+    // Leading separators captured by an anchor alternative are not part of the evidence.
+    const lead = m[0].length - m[0].trimStart().length;
+    hits.push({
+      rule: rec.id,
+      type: rec.type,
+      weight: rec.weight,
+      reason: rec.reason,
+      start: m.index + lead,
+      end: m.index + m[0].length,
+    });
+    if (++n >= MAX_HITS_PER_RULE) break;
+  }
+}
+
 function runRecognisers(text: string): Hit[] {
   const hits: Hit[] = [];
-  for (const rec of RECOGNISERS) {
-    rec.pattern.lastIndex = 0;
-    let n = 0;
-    for (let m = rec.pattern.exec(text); m !== null; m = rec.pattern.exec(text)) {
-      if (m[0].length === 0) {
-        rec.pattern.lastIndex++;
-        continue;
-      }
-      // Leading separators captured by an anchor alternative are not part of the evidence.
-      const lead = m[0].length - m[0].trimStart().length;
-      hits.push({
-        rule: rec.id,
-        type: rec.type,
-        weight: rec.weight,
-        reason: rec.reason,
-        start: m.index + lead,
-        end: m.index + m[0].length,
-      });
-      if (++n >= MAX_HITS_PER_RULE) break;
-    }
-  }
+  for (const rec of PRIMARY) runOne(rec, text, hits);
+  if (hits.length === 0) return hits;
+  const present = new Set(hits.map((h) => h.type));
+  for (const rec of SUPPORTING_RECOGNISERS)
+    if (rec.requires!.some((t) => present.has(t))) runOne(rec, text, hits);
   return hits;
 }
+
+const PRIMARY = RECOGNISERS.filter((r) => r.requires === undefined);
+const SUPPORTING_RECOGNISERS = RECOGNISERS.filter((r) => r.requires !== undefined);
 
 function evidenceOf(hits: readonly Hit[]): Map<InjectionType, TypeEvidence> {
   const byType = new Map<InjectionType, { max: number; rules: Set<string> }>();
