@@ -205,6 +205,8 @@ export class AgentSession {
         )
         .finally(() => {
           this.#running = false;
+          // Unhook from the session signal; background children stay reachable through `frames`.
+          frame.dispose();
           // Keep the mode the run ended in (plan mode entered by the model persists).
           this.#approvalMode = frame.approvalMode;
           queueMicrotask(() => stream.close());
@@ -232,6 +234,8 @@ export class AgentSession {
   /** Cancels everything the session started and waits until it has all stopped. */
   async close(): Promise<void> {
     this.#closed.abort('session closed');
+    this.#current?.cancel('session closed');
+    for (const f of this.#rt.frames.values()) f.cancel('session closed');
     await this.tracker.idle();
   }
 }
