@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  TOOL_NAME_PATTERN,
   type ToolRegistrationCode,
   ToolRegistrationError,
   ToolRegistry,
@@ -120,5 +122,24 @@ describe('ToolRegistry.register refusals', () => {
       },
     });
     expect(JSON.parse(JSON.stringify(entry))).toEqual(entry);
+  });
+});
+
+describe('tool names', () => {
+  it('a name is accepted exactly when it matches the MCP pattern', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 70, unit: 'grapheme-ascii' }), (name) => {
+        const registry = new ToolRegistry();
+        const ok = TOOL_NAME_PATTERN.test(name);
+        if (ok) {
+          registry.register(tool({ name }));
+          expect(registry.get(name)?.name).toBe(name);
+        } else {
+          expect(() => registry.register(tool({ name }))).toThrow(ToolRegistrationError);
+          expect(registry.size).toBe(0);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
