@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely';
 import type { StageDecision } from '../core/index.js';
 import type { AuditRecord, CallStatus } from './audit-record.js';
 import type { AuditRecordsTable, StoreDb } from './database.js';
@@ -23,14 +24,57 @@ export interface AuditReader {
 
 const MAX_LIMIT = 10_000;
 
+/** Column order of an audit row; `toRow` produces every one of them. */
+const AUDIT_COLUMNS = [
+  'id',
+  'time',
+  'tenant',
+  'user_id',
+  'session_id',
+  'agent',
+  'domain',
+  'tool',
+  'call_id',
+  'args_hash',
+  'status',
+  'decision_path',
+  'result_summary',
+  'duration_ms',
+  'watermark',
+  'task_id',
+] as const satisfies readonly (keyof AuditRecordsTable)[];
+
+/** Compiled INSERT text per database and batch length: compiling 256 rows costs more than sending them. */
+const insertSqlCache = new WeakMap<StoreDb, Map<number, string>>();
+
 /** Writes one batch as one multi-row INSERT (one statement, so one transaction). Re-sent records are ignored by id. */
 export async function insertAuditBatch(db: StoreDb, batch: readonly AuditRecord[]): Promise<void> {
   if (batch.length === 0) return;
-  await db
+  const rows = batch.map(toRow);
+  const parameters = rows.flatMap((row) => AUDIT_COLUMNS.map((column) => row[column]));
+  let cache = insertSqlCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    insertSqlCache.set(db, cache);
+  }
+  const cached = cache.get(rows.length);
+  if (cached !== undefined) {
+    await db.executeQuery(CompiledQuery.raw(cached, parameters));
+    return;
+  }
+  const compiled = db
     .insertInto('audit_records')
-    .values(batch.map(toRow))
+    .values(rows)
     .onConflict((oc) => oc.column('id').doNothing())
-    .execute();
+    .compile();
+  // Reuse the text only if Kysely laid the parameters out exactly as we do.
+  if (
+    compiled.parameters.length === parameters.length &&
+    compiled.parameters.every((value, i) => value === parameters[i])
+  ) {
+    cache.set(rows.length, compiled.sql);
+  }
+  await db.executeQuery(compiled);
 }
 
 /** An audit reader bound to a tenant scope. */
