@@ -26,13 +26,8 @@ import { classifyHostLine, classifyOversizedLine, type HostLine } from './host-l
 import { DEFAULT_MAX_LINE_CHARS, encodeLine, LineDecoder } from './ndjson.js';
 import { type ResolvedMode, resolvePermissionMode, validPermissionModeNames } from './permission-modes.js';
 import type { EngineRuntime, EngineRuntimeFactory } from './runtime.js';
-import {
-  type ControlRequestEnvelope,
-  HOST_REQUEST_SCHEMAS,
-  type HostRequestSubtype,
-  type SeededFile,
-  type UserMessage,
-} from './schemas.js';
+import type { ControlRequestEnvelope, HostRequestSubtype, SeededFile, UserMessage } from './schemas.js';
+import { checkHostRequest, HOST_REQUEST_SUBTYPES } from './wire-checks.js';
 
 export interface EngineOptions {
   readonly args: StreamJsonOptions;
@@ -265,7 +260,7 @@ export class StreamJsonEngine {
       if (oldest !== undefined) this.seenIds.delete(oldest);
     }
     const subtype = envelope.request.subtype;
-    if (!Object.hasOwn(HOST_REQUEST_SCHEMAS, subtype)) {
+    if (!HOST_REQUEST_SUBTYPES.has(subtype)) {
       this.respondError(
         id,
         `Unsupported control request subtype: ${subtype.slice(0, 128)}`,
@@ -273,23 +268,16 @@ export class StreamJsonEngine {
       );
       return;
     }
-    const schema = HOST_REQUEST_SCHEMAS[subtype as HostRequestSubtype];
-    const parsed = schema.safeParse(envelope.request);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.map(String).join('.') ?? '';
-      this.respondError(
-        id,
-        `Invalid ${subtype} request${where ? ` at ${where}` : ''}: ${issue?.message}`,
-        'invalid_request',
-      );
+    const problem = checkHostRequest(subtype, envelope.request);
+    if (problem) {
+      this.respondError(id, `Invalid ${subtype} request: ${problem}`, 'invalid_request');
       return;
     }
     const controller = new AbortController();
     this.inFlight.set(id, controller);
     this.handleRequest(
       id,
-      parsed.data as Record<string, unknown> & { subtype: HostRequestSubtype },
+      envelope.request as Record<string, unknown> & { subtype: HostRequestSubtype },
       controller.signal,
     )
       .then((payload) => {

@@ -1,7 +1,7 @@
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gateway/index.js';
 import type { ControlBus } from './control-bus.js';
 import { ProtocolError } from './errors.js';
-import { PermissionResult } from './schemas.js';
+import { readPermissionResult } from './wire-checks.js';
 
 export interface HostApproverOptions {
   /** How long the host has to answer before the call is denied. */
@@ -54,11 +54,10 @@ export class HostApprover implements Approver {
       const why = err instanceof ProtocolError ? err.message : String(err);
       return { behavior: 'deny', message: `Permission request failed: ${why}` };
     }
-    const parsed = PermissionResult.safeParse(raw);
-    if (!parsed.success) {
+    const result = readPermissionResult(raw);
+    if (!result) {
       return { behavior: 'deny', message: 'Permission request failed: the host sent an unreadable answer' };
     }
-    const result = parsed.data;
     if (result.behavior === 'allow') {
       // An absent updatedInput means "as proposed" (Claude 0.3 makes it optional).
       return result.updatedInput === undefined

@@ -1,10 +1,11 @@
 import { PROTOCOL_ERROR_CODES } from './errors.js';
+import type { ControlRequestEnvelope, ControlResponseEnvelope, UserMessage } from './schemas.js';
 import {
-  ControlCancelEnvelope,
-  ControlRequestEnvelope,
-  ControlResponseEnvelope,
-  UserMessage,
-} from './schemas.js';
+  checkCancelEnvelope,
+  checkControlRequestEnvelope,
+  checkControlResponseEnvelope,
+  checkUserMessage,
+} from './wire-checks.js';
 
 /**
  * What one line from the host is, decided before anything acts on it. Pure: parsing and schema
@@ -70,13 +71,6 @@ function invalid(
   };
 }
 
-function firstIssue(error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid';
-  const path = issue.path.map(String).join('.');
-  return path ? `${path}: ${issue.message}` : issue.message;
-}
-
 /** Classifies one complete line (without its newline). */
 export function classifyHostLine(text: string): HostLine {
   let value: unknown;
@@ -94,48 +88,37 @@ export function classifyHostLine(text: string): HostLine {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return invalid(PROTOCOL_ERROR_CODES.invalidMessage, 'line is not a JSON object', undefined);
   }
-  const type = (value as Record<string, unknown>)['type'];
+  const obj = value as Record<string, unknown>;
+  const type = obj['type'];
   switch (type) {
     case 'user': {
-      const parsed = UserMessage.safeParse(value);
-      return parsed.success
-        ? { kind: 'user', message: parsed.data }
-        : invalid(
-            PROTOCOL_ERROR_CODES.invalidMessage,
-            `user message: ${firstIssue(parsed.error)}`,
-            undefined,
-          );
+      const problem = checkUserMessage(obj);
+      return problem
+        ? invalid(PROTOCOL_ERROR_CODES.invalidMessage, `user message: ${problem}`, undefined)
+        : { kind: 'user', message: obj as UserMessage };
     }
     case 'control_request': {
-      const parsed = ControlRequestEnvelope.safeParse(value);
-      return parsed.success
-        ? { kind: 'control_request', envelope: parsed.data }
-        : invalid(
-            PROTOCOL_ERROR_CODES.invalidMessage,
-            `control_request: ${firstIssue(parsed.error)}`,
-            readRequestId(value),
-          );
+      const problem = checkControlRequestEnvelope(obj);
+      return problem
+        ? invalid(PROTOCOL_ERROR_CODES.invalidMessage, `control_request: ${problem}`, readRequestId(value))
+        : { kind: 'control_request', envelope: obj as ControlRequestEnvelope };
     }
     case 'control_response': {
-      const parsed = ControlResponseEnvelope.safeParse(value);
-      return parsed.success
-        ? { kind: 'control_response', envelope: parsed.data }
-        : invalid(
+      const problem = checkControlResponseEnvelope(obj);
+      return problem
+        ? invalid(
             PROTOCOL_ERROR_CODES.invalidMessage,
-            `control_response: ${firstIssue(parsed.error)}`,
+            `control_response: ${problem}`,
             readRequestId(value),
             true,
-          );
+          )
+        : { kind: 'control_response', envelope: obj as ControlResponseEnvelope };
     }
     case 'control_cancel_request': {
-      const parsed = ControlCancelEnvelope.safeParse(value);
-      return parsed.success
-        ? { kind: 'control_cancel', requestId: parsed.data.request_id }
-        : invalid(
-            PROTOCOL_ERROR_CODES.invalidMessage,
-            `control_cancel_request: ${firstIssue(parsed.error)}`,
-            undefined,
-          );
+      const problem = checkCancelEnvelope(obj);
+      return problem
+        ? invalid(PROTOCOL_ERROR_CODES.invalidMessage, `control_cancel_request: ${problem}`, undefined)
+        : { kind: 'control_cancel', requestId: obj['request_id'] as string };
     }
     default:
       if (typeof type === 'string' && IGNORED_TYPES.has(type)) return { kind: 'ignore' };
