@@ -538,6 +538,20 @@ export const RECOGNISERS: readonly Recogniser[] = [
 
   // ── tool-use instructions hidden in data ────────────────────────────────
   r(
+    'tool.en.please_my',
+    'hidden_tool_instruction',
+    2.6,
+    "\\b(?:please|kindly|can you|could you|you should|you must|i need you to|let's)\\s+(?:grant|delete|remove|move|transfer|initiate|share|retrieve|list|update|use|unlock|lock|disable|enable|change|send|e-?mail|forward|fill|download|install|post|withdraw|deposit|pay|book|cancel|schedule|create|add|invite|find|get|provide|give|set|reset|modify|turn|open|close|order|purchase|buy|sell|export|upload|check out)\\b[^.\\n]{0,80}?\\b(?:my|our)\\b[^.\\n]{0,40}?\\b(?:account|accounts|access|files?|folder|repositor(?:y|ies)|password|payment|payments|bank|card|profile|data|information|info|records?|history|location|address|contacts?|devices?|lock|door|system|home|emails?|calendar|website|prescriptions?|medical|health|genetic|funds|money|savings|photos?|documents?|drive|dropbox|keys?|id)\\b",
+    "data asks the reader to act on the author's accounts or data",
+  ),
+  r(
+    'tool.zh.please_my',
+    'hidden_tool_instruction',
+    1.2,
+    '请(?:你)?(?:帮我|替我|为我)?(?:把|将)?我(?:的|们的)[^。\\n]{0,20}?(?:删除|转发|发送|授权|共享|公开|转账|汇款|修改|导出|上传|移动|取消|解锁|重置)',
+    '数据要求读者操作作者的账户或数据',
+  ),
+  r(
     'tool.en.usetool',
     'hidden_tool_instruction',
     2.0,
