@@ -14,7 +14,11 @@ export interface TwinlineConfig {
   readonly users: readonly Identity[];
   readonly roles: RolesFile['roles'];
   readonly policies: readonly string[];
-  readonly lines: { readonly deep: readonly string[]; readonly quick: readonly string[] };
+  readonly lines: {
+    readonly deep: readonly string[];
+    readonly quick: readonly string[];
+    readonly allowOverlap?: boolean;
+  };
   readonly router: Readonly<Record<string, unknown>>;
   /** Store location from the file; `TWINLINE_DATABASE_URL` still takes precedence at open time. */
   readonly store: { readonly sqliteFile?: string; readonly url?: string };
@@ -77,7 +81,11 @@ export function loadConfig(path?: string): TwinlineConfig {
     users,
     roles,
     policies: raw.policies.map(rel),
-    lines: { deep: raw.lines.deep?.allow ?? [], quick: raw.lines.quick?.allow ?? [] },
+    lines: {
+      deep: raw.lines.deep?.allow ?? [],
+      quick: raw.lines.quick?.allow ?? [],
+      allowOverlap: raw.lines.allowOverlap,
+    },
     router: raw.router,
     store,
     ...(raw.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: raw.approvalTimeoutMs } : {}),

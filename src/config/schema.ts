@@ -19,8 +19,10 @@ export const configFileSchema = z.strictObject({
     .strictObject({
       deep: z.strictObject({ allow: z.array(name).default([]) }).optional(),
       quick: z.strictObject({ allow: z.array(name).default([]) }).optional(),
+      /** The lines are separate trust chains; sharing a tool must be said explicitly. */
+      allowOverlap: z.boolean().default(false),
     })
-    .default({}),
+    .default({ allowOverlap: false }),
   router: z.record(z.string(), z.unknown()).default({}),
   store: z
     .union([

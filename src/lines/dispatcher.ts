@@ -51,6 +51,8 @@ export interface RequestOptions {
   readonly waitForDeep?: boolean;
   /** A model chosen for this request (e.g. a scripted one in evaluation suites). */
   readonly provider?: ModelProvider;
+  /** A reviewer already cleared this text after the input gate flagged it. */
+  readonly inputReviewed?: boolean;
 }
 
 /** The answer to one request: where it went, how it ended, what ran and what was refused. */
@@ -88,7 +90,7 @@ export class LineDispatcher {
     const route = this.deps.route(query);
     const base = { requestId, sessionId, route };
 
-    const scan = this.deps.scanInput?.(query);
+    const scan = options.inputReviewed ? undefined : this.deps.scanInput?.(query);
     if (scan && scan.verdict !== 'pass') {
       const parked = await this.deps.flagInput?.({ identity, sessionId, query, verdict: scan });
       emit({

@@ -19,7 +19,7 @@ export function outcomeOf(
     if (e.type !== 'decision') continue;
     if (e.status === 'executed') executed.push(e.tool);
     else if (e.status === 'review') review = true;
-    else if (e.status === 'rate_limited') limited = true;
+    else if (e.status === 'rate_limited' || e.decision.ruleId === 'resilience.rate-limited') limited = true;
     else if (e.status === 'denied' || e.status === 'ask') denied.push(e.tool);
   }
   let outcome: RequestOutcome;

@@ -20,5 +20,6 @@ export async function loadCommands(): Promise<CommandModule[]> {
     (await import('./scan.js')).scanCommand,
     (await import('./watermark.js')).watermarkCommand,
     (await import('./agents.js')).agentsCommand,
+    (await import('./serve.js')).serveCommand,
   ];
 }

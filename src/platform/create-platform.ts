@@ -1,0 +1,454 @@
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { type AccessState, compileRuleSet, createAccessStage } from '../access/index.js';
+import { createAccessPort, createProvider, type ModelProvider, NoProviderError } from '../agent/index.js';
+import type { TwinlineConfig } from '../config/index.js';
+import type { Identity } from '../core/index.js';
+import { createInputGate, createQuotingStage, createRedactionStage } from '../gates/index.js';
+import { type GatewayStage, insertStage, type ResultStage, ToolGateway } from '../gateway/index.js';
+import {
+  assertDisjointAllowlists,
+  createWriteFactStage,
+  DeepLine,
+  LineDispatcher,
+  ModelPlanner,
+  QuickLine,
+  QuickResultCache,
+  ReadonlyLine,
+  type RequestOptions,
+  type RequestResult,
+  withQuickCache,
+} from '../lines/index.js';
+import {
+  createIntentStage,
+  createParameterStage,
+  createPolicyStage,
+  loadPolicyFile,
+  loadReviewerFile,
+  PolicyEngine,
+} from '../policy/index.js';
+import {
+  ConcurrencyQueue,
+  createBreakerStage,
+  createRateLimitStage,
+  ToolBreakers,
+  UserRateLimiter,
+} from '../resilience/index.js';
+import { ReviewService } from '../review/index.js';
+import { route } from '../router/index.js';
+import { createRuntime, type Runtime } from '../runtime/index.js';
+import type { AuditRecord, AuditSink, Store } from '../store/index.js';
+import type { ToolSpec } from '../tools/index.js';
+import { LineToolCatalog, withBreaker } from './line-tools.js';
+import { RoutingLog } from './routing-log.js';
+
+export interface PlatformOptions {
+  /** Model for the lines (`scripted:PATH`, `openai:MODEL`, …); default `TWINLINE_MODEL`; none → degraded. */
+  readonly model?: string;
+  readonly openedStore?: Store;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Quick-line calls per second per user (default 10). */
+  readonly quickQps?: number;
+  /** Deep tasks running at once (default 2). */
+  readonly deepConcurrency?: number;
+  /** A shared Redis (`ioredis`) for rate limits and the read cache across processes. */
+  readonly redis?: import('ioredis').Redis;
+  readonly now?: () => Date;
+  readonly taskLeaseMs?: number;
+  /** Sees every audit record the line gateways write (metrics). */
+  readonly onAudit?: (rec: AuditRecord) => void;
+}
+
+/** What deciding a review did. */
+export interface ReviewDecisionResult {
+  readonly id: string;
+  readonly decided: boolean;
+  readonly status: string;
+  /** The call's outcome when the approval executed it. */
+  readonly execution?: { readonly status: string; readonly modelContent: string };
+  /** A flagged request a reviewer cleared: its result after it ran. */
+  readonly request?: RequestResult;
+  /** The deep task that continues after this review. */
+  readonly resumedTask?: string;
+}
+
+export type LineName = 'deep' | 'quick' | 'readonly';
+
+/** Twinline assembled: one gateway per line, the lines, the dispatcher, reviews and resilience. */
+export interface Platform {
+  readonly runtime: Runtime;
+  readonly store: Store;
+  readonly gateways: Readonly<Record<LineName, ToolGateway>>;
+  readonly dispatcher: LineDispatcher;
+  readonly deep: DeepLine;
+  readonly reviews: ReviewService;
+  readonly breakers: ToolBreakers;
+  readonly routing: RoutingLog;
+  readonly cache: QuickResultCache;
+  readonly deepQueue: ConcurrencyQueue;
+  /** Routes and runs one request for a trusted identity. */
+  handle(identity: Identity, query: string, options?: RequestOptions): Promise<RequestResult>;
+  /** Cancels a deep task: aborts it here if it runs here, and marks it so no process continues it. */
+  cancelTask(tenant: string, taskId: string): Promise<boolean>;
+  /** Approves a review (reviewer of the same tenant): runs the call once, and continues its task. */
+  approveReview(reviewer: Identity, id: string, note?: string): Promise<ReviewDecisionResult>;
+  /** Denies a review; a deep task waiting on it continues without that step. */
+  denyReview(reviewer: Identity, id: string, note?: string): Promise<ReviewDecisionResult>;
+  /** Starts every deep task left unfinished by a stopped process (whose lease has lapsed). */
+  resumeTasks(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const INPUT_REVIEW_TOOL = 'twinline.input';
+
+/**
+ * Assembles the platform from a configuration. The three lines are separate trust chains: each
+ * has its own gateway over its own allowlist (the quick line's tools answer from the read cache
+ * and count against a per-user rate limit), all share policy, parameters, intent, review,
+ * breakers, redaction, quoting and the audit.
+ */
+export async function createPlatform(
+  config: TwinlineConfig,
+  options: PlatformOptions = {},
+): Promise<Platform> {
+  const env = options.env ?? process.env;
+  assertDisjointAllowlists(config.lines.deep, config.lines.quick, {
+    allowOverlap: config.lines.allowOverlap === true,
+    where: `${config.file}: lines`,
+  });
+  const runtime = await createRuntime(config, {
+    ...(options.openedStore ? { openedStore: options.openedStore } : {}),
+    env,
+  });
+  const store = runtime.store!;
+  const registry = runtime.registry;
+  const now = options.now ?? (() => new Date());
+
+  const policyDocs = config.policies.map((f) => loadPolicyFile(f));
+  const policy = policyDocs.length > 0 ? new PolicyEngine(mergeDocuments(policyDocs)) : undefined;
+  const reviewersFile = join(dirname(config.file), 'reviewers.yaml');
+  const reviewers = existsSync(reviewersFile) ? loadReviewerFile(reviewersFile) : undefined;
+
+  const breakers = new ToolBreakers();
+  const cache = new QuickResultCache();
+  const limiter = new UserRateLimiter({
+    points: options.quickQps ?? 10,
+    ...(options.redis ? { redis: options.redis } : {}),
+    keyPrefix: 'twinline:quick',
+  });
+
+  const resultStages: ResultStage[] = [createRedactionStage(), createQuotingStage(), createWriteFactStage()];
+  const lineStages = (allow: ReadonlySet<string>, extra: GatewayStage[]): GatewayStage[] => {
+    let stages = [...runtime.gateway.stages];
+    if (policy) stages = stages.map((s) => (s.name === 'rbac' ? createPolicyStage(policy) : s));
+    const after = (name: string, stage: GatewayStage) => {
+      stages = insertStage(stages, stage, { after: name });
+    };
+    stages = insertStage(stages, createAccessStage({ defaultState: lineAccess(allow) }), {
+      before: 'schema',
+    });
+    if (policy) after('policy', createParameterStage(policy.document.parameters));
+    after(policy ? 'parameters' : 'rbac', createIntentStage());
+    for (const s of extra) stages = [...stages, s];
+    stages = [...stages, createBreakerStage(breakers)];
+    return stages;
+  };
+
+  const allowed = (names: readonly string[]) =>
+    names.map((n) => registry.get(n)).filter((t): t is ToolSpec => !!t);
+  const deepTools = new LineToolCatalog(allowed(config.lines.deep).map((t) => withBreaker(t, breakers)));
+  const quickTools = new LineToolCatalog(
+    allowed(config.lines.quick).map((t) => withQuickCache(withBreaker(t, breakers), cache)),
+  );
+  const readonlyTools = new LineToolCatalog(allowed(['doc_search']).map((t) => withBreaker(t, breakers)));
+
+  const audit: AuditSink = options.onAudit
+    ? {
+        record: (rec) => {
+          options.onAudit?.(rec);
+          store.audit.record(rec);
+        },
+        flush: () => store.audit.flush(),
+      }
+    : store.audit;
+  const gatewayFor = (tools: LineToolCatalog, extra: GatewayStage[]) =>
+    new ToolGateway({
+      tools,
+      audit,
+      reviews: store.reviews,
+      stages: lineStages(tools.names, extra),
+      resultStages,
+      ...(config.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: config.approvalTimeoutMs } : {}),
+    });
+  const gateways = {
+    deep: gatewayFor(deepTools, []),
+    quick: gatewayFor(quickTools, [createRateLimitStage({ limiter })]),
+    readonly: gatewayFor(readonlyTools, []),
+  };
+
+  const resolveIdentity = (tenant: string, user: string): Identity | undefined => {
+    try {
+      return runtime.identities.resolve(user, tenant);
+    } catch {
+      return undefined;
+    }
+  };
+  const providerSpec = options.model ?? env.TWINLINE_MODEL;
+  const newProvider = (): ModelProvider | undefined => {
+    if (!providerSpec) return undefined;
+    try {
+      return createProvider(providerSpec, env as NodeJS.ProcessEnv);
+    } catch (err) {
+      if (err instanceof NoProviderError) return undefined;
+      throw err;
+    }
+  };
+
+  const deep = new DeepLine({
+    tasksFor: (t) => store.forTenant(t).tasks,
+    gateway: gateways.deep,
+    tools: deepTools,
+    allowlist: deepTools.names,
+    // One planner per platform: a scripted model plays its script across tasks in order.
+    planner: new ModelPlanner(newProvider() ?? unavailableProvider(), now),
+    resolveIdentity,
+    ...(options.taskLeaseMs ? { leaseMs: options.taskLeaseMs } : {}),
+    now,
+  });
+  const deepQueue = new ConcurrencyQueue({ concurrency: options.deepConcurrency ?? 2 });
+  const quick = new QuickLine({
+    gateway: gateways.quick,
+    catalog: quickTools,
+    access: createAccessPort(),
+    now,
+  });
+  const readonly = new ReadonlyLine({
+    gateway: gateways.readonly,
+    createTicket: (t) => store.forTenant(t.tenant).tickets.create(t),
+  });
+  const inputGate = createInputGate();
+  const routing = new RoutingLog();
+  const reviews = new ReviewService({
+    reviews: store.reviews,
+    gateway: {
+      // A review is executed by the gateway of the line its call came from.
+      executeApprovedReview: (review) =>
+        (gateways[review.domain as LineName] ?? gateways.deep).executeApprovedReview(review),
+    },
+    ...(reviewers ? { reviewers } : {}),
+    now,
+  });
+
+  const dispatcher = new LineDispatcher({
+    route: (q) => route(q),
+    scanInput: (text) => {
+      const { scan } = inputGate.check(text, 'user_input');
+      return scan;
+    },
+    flagInput: async ({ identity, sessionId, query, verdict }) =>
+      store.forTenant(identity.tenant).reviews.enqueue({
+        tenant: identity.tenant,
+        user: identity.user,
+        sessionId,
+        agent: 'input_gate',
+        domain: 'input',
+        tool: INPUT_REVIEW_TOOL,
+        args: { query },
+        identity,
+        reason: `input gate: ${verdict.verdict} (score ${verdict.score}): ${verdict.findings
+          .map((f) => f.reason)
+          .slice(0, 3)
+          .join('; ')}`,
+        decisionPath: [],
+        expiresAt: new Date(now().getTime() + 24 * 3600_000).toISOString(),
+      }),
+    deep,
+    deepQueue,
+    quick,
+    readonly,
+    providerFor: () => newProvider(),
+    onRouted: ({ identity, query, decision }) =>
+      routing.add({
+        time: now().toISOString(),
+        tenant: identity.tenant,
+        user: identity.user,
+        query: query.slice(0, 200),
+        target: decision.target,
+        scores: decision.scores,
+        rule: decision.rule,
+      }),
+  });
+
+  const running = new Map<string, AbortController>();
+  const runTask = (tenant: string, taskId: string) => {
+    const ac = new AbortController();
+    running.set(taskId, ac);
+    return deepQueue.submit(async () => {
+      try {
+        return await deep.run(tenant, taskId, () => {}, ac.signal);
+      } finally {
+        running.delete(taskId);
+      }
+    });
+  };
+
+  /** Finds the deep task parked on a review and lets it continue. */
+  const continueTaskAfter = async (
+    tenant: string,
+    reviewId: string,
+    status: 'executed' | 'failed' | 'denied' | 'expired',
+    summary: string,
+  ) => {
+    const tasks = store.forTenant(tenant).tasks;
+    for (const task of await tasks.listTasks({ status: 'awaiting_review', limit: 1000 })) {
+      if (await deep.resolveReview(tenant, task.id, { reviewId, status, summary })) {
+        runTask(tenant, task.id).done.catch(() => {});
+        return task.id;
+      }
+    }
+    return undefined;
+  };
+
+  const decideInputReview = async (
+    reviewer: Identity,
+    id: string,
+    approve: boolean,
+    note?: string,
+  ): Promise<ReviewDecisionResult> => {
+    const reviewsRepo = store.forTenant(reviewer.tenant).reviews;
+    const { changed } = await reviewsRepo.decide(id, {
+      decision: approve ? 'approved' : 'denied',
+      by: reviewer.user,
+      ...(note !== undefined ? { note } : {}),
+    });
+    const item = await reviewsRepo.get(id);
+    if (!approve || !changed || !item || !(await reviewsRepo.claimForExecution(id))) {
+      return { id, decided: changed, status: item?.status ?? 'missing' };
+    }
+    // The reviewer vouched for the text; it now takes the normal path as its author.
+    const author = resolveIdentity(item.tenant, item.user);
+    const query = (item.args as { query?: string }).query ?? '';
+    const result = author
+      ? await dispatcher.handle(author, query, { sessionId: item.sessionId, inputReviewed: true })
+      : undefined;
+    await reviewsRepo.complete(id, {
+      status: result ? 'executed' : 'failed',
+      resultSummary: result ? `${result.outcome}: ${result.text.slice(0, 200)}` : 'author no longer exists',
+    });
+    return {
+      id,
+      decided: true,
+      status: result ? 'executed' : 'failed',
+      ...(result ? { request: result } : {}),
+    };
+  };
+
+  return {
+    async approveReview(reviewer, id, note) {
+      const item = await store.forTenant(reviewer.tenant).reviews.get(id);
+      if (!item) return { id, decided: false, status: 'missing' };
+      if (item.tool === INPUT_REVIEW_TOOL) return decideInputReview(reviewer, id, true, note);
+      const outcome = await reviews.approve(id, reviewer.user, note);
+      const exec = outcome.execution;
+      const resumedTask = exec
+        ? await continueTaskAfter(
+            item.tenant,
+            id,
+            exec.status === 'executed' ? 'executed' : 'failed',
+            exec.modelContent,
+          )
+        : undefined;
+      return {
+        id,
+        decided: outcome.decided,
+        status: outcome.status,
+        ...(exec ? { execution: { status: exec.status, modelContent: exec.modelContent } } : {}),
+        ...(resumedTask ? { resumedTask } : {}),
+      };
+    },
+    async denyReview(reviewer, id, note) {
+      const item = await store.forTenant(reviewer.tenant).reviews.get(id);
+      if (!item) return { id, decided: false, status: 'missing' };
+      if (item.tool === INPUT_REVIEW_TOOL) return decideInputReview(reviewer, id, false, note);
+      const outcome = await reviews.deny(id, reviewer.user, note);
+      const resumedTask = outcome.decided
+        ? await continueTaskAfter(item.tenant, id, 'denied', note ?? 'denied by a reviewer')
+        : undefined;
+      return {
+        id,
+        decided: outcome.decided,
+        status: outcome.status,
+        ...(resumedTask ? { resumedTask } : {}),
+      };
+    },
+    runtime,
+    store,
+    gateways,
+    dispatcher,
+    deep,
+    reviews,
+    breakers,
+    routing,
+    cache,
+    deepQueue,
+    handle: (identity, query, opts) => dispatcher.handle(identity, query, opts),
+    async cancelTask(tenant, taskId) {
+      const tasks = store.forTenant(tenant).tasks;
+      const task = await tasks.getTask(taskId);
+      if (!task || ['completed', 'failed', 'cancelled', 'denied'].includes(task.status)) return false;
+      running.get(taskId)?.abort('cancelled');
+      await tasks.updateTask(taskId, { status: 'cancelled' });
+      return true;
+    },
+    async resumeTasks() {
+      let started = 0;
+      for (const status of ['queued', 'running', 'planning', 'interrupted']) {
+        for (const task of await store.admin.tasks.listTasks({ status, limit: 1000 })) {
+          if (task.line !== 'deep' || running.has(task.id)) continue;
+          runTask(task.tenant, task.id).done.catch(() => {});
+          started++;
+        }
+      }
+      return started;
+    },
+    async close() {
+      for (const ac of running.values()) ac.abort('shutting down');
+      breakers.shutdown();
+      await runtime.close();
+    },
+  };
+}
+
+/** The default access state of a line's main agent: its allowlist and no extra rules. */
+function lineAccess(allow: ReadonlySet<string>): AccessState {
+  return {
+    agentName: 'main',
+    tools: allow,
+    rules: compileRuleSet([], { projectRoot: '/', cwd: '/', home: '/' }),
+    mode: 'default',
+    background: false,
+    depth: 0,
+  };
+}
+
+function mergeDocuments(docs: ReturnType<typeof loadPolicyFile>[]): ReturnType<typeof loadPolicyFile> {
+  if (docs.length === 1) return docs[0]!;
+  return {
+    rules: docs.flatMap((d) => d.rules),
+    parameters: {
+      tools: Object.assign({}, ...docs.map((d) => d.parameters.tools)),
+      thirdParty: docs[docs.length - 1]!.parameters.thirdParty,
+    },
+  };
+}
+
+function unavailableProvider(): ModelProvider {
+  return {
+    kind: 'none',
+    model: 'none',
+    // biome-ignore lint/correctness/useYield: a provider that fails at once: no model is configured.
+    async *turn() {
+      throw new NoProviderError();
+    },
+  };
+}

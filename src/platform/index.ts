@@ -1,0 +1,9 @@
+export {
+  createPlatform,
+  type LineName,
+  type Platform,
+  type PlatformOptions,
+  type ReviewDecisionResult,
+} from './create-platform.js';
+export { LineToolCatalog, withBreaker } from './line-tools.js';
+export { type RoutingEntry, RoutingLog } from './routing-log.js';

@@ -1,0 +1,94 @@
+import { loadConfig } from '../config/index.js';
+import { createPlatform, type Platform } from '../platform/index.js';
+import { buildServer } from './app.js';
+import { loadAuthFile } from './auth-file.js';
+import { ServerMetrics } from './metrics.js';
+
+export interface ServeOptions {
+  readonly port?: number;
+  readonly host?: string;
+  readonly config?: string;
+  readonly model?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Where the ready line goes (default stdout). */
+  readonly log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly platform: Platform;
+  /** Stops accepting, drains in-flight requests, stops workers, closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * `twinline serve`: the gateway for a team. Embedded defaults (SQLite, in-process queues); the
+ * same code on PostgreSQL (`TWINLINE_DATABASE_URL`), Redis (`TWINLINE_REDIS_URL`: rate limits
+ * shared across processes) when one machine is not enough.
+ */
+export async function startServer(options: ServeOptions = {}): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const config = loadConfig(options.config);
+  const auth = loadAuthFile(config.file, env);
+  let redis: import('ioredis').Redis | undefined;
+  if (env.TWINLINE_REDIS_URL) {
+    const { Redis } = await import('ioredis');
+    redis = new Redis(env.TWINLINE_REDIS_URL, {
+      maxRetriesPerRequest: 2,
+      enableOfflineQueue: false,
+      lazyConnect: true,
+    });
+    await redis.connect();
+  }
+  let metrics: ServerMetrics | undefined;
+  const platform = await createPlatform(config, {
+    env,
+    ...(options.model ? { model: options.model } : {}),
+    ...(redis ? { redis } : {}),
+    ...(env.TWINLINE_TASK_LEASE_MS ? { taskLeaseMs: Number(env.TWINLINE_TASK_LEASE_MS) } : {}),
+    onAudit: (rec) => metrics?.calls.inc({ tool: rec.tool, status: rec.status, domain: rec.domain }),
+  });
+  metrics = new ServerMetrics(platform);
+  const { VERSION } = await import('../cli/version.js');
+  const app = buildServer({
+    platform,
+    auth: auth.settings,
+    reviewerRoles: auth.reviewerRoles,
+    metrics,
+    version: VERSION,
+  });
+  const host = options.host ?? '127.0.0.1';
+  const address = await app.listen({ port: options.port ?? 7420, host });
+  const url = address.replace('[::1]', 'localhost');
+
+  // Tasks a stopped process left behind, and reviews that expired or a rule can decide.
+  const resumed = await platform.resumeTasks();
+  const sweep = setInterval(() => {
+    platform.reviews.process().catch(() => {});
+    platform.resumeTasks().catch(() => {});
+  }, 5_000);
+  sweep.unref();
+
+  log(`Twinline ${VERSION} serving ${config.domain} on ${platform.store.dialect}`);
+  log(`  API:     ${url}/v1  (OpenAPI: ${url}/openapi.json)`);
+  log(`  Console: ${url}/console/`);
+  if (resumed > 0) log(`  Resumed ${resumed} unfinished task(s).`);
+  if (!auth.file) log('  Warning: no auth.yaml beside the config: every API call will be refused.');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    platform,
+    close() {
+      closing ??= (async () => {
+        clearInterval(sweep);
+        await app.close();
+        await platform.deepQueue.onIdle().catch(() => {});
+        await platform.close();
+        redis?.disconnect();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const OFFICE = resolve('examples/office');
+
+/**
+ * A copy of the office domain's config in a fresh temporary folder: same tools, users, policies
+ * and credentials, with its own data files and SQLite store — so tests never share state.
+ */
+export function officeTempConfig(overrides: { model?: string; extra?: string } = {}): {
+  dir: string;
+  configFile: string;
+  cleanup: () => void;
+} {
+  const dir = mkdtempSync(join(tmpdir(), 'twinline-office-'));
+  let text = readFileSync(join(OFFICE, 'twinline.config.yaml'), 'utf8');
+  text = text
+    .replace(/module: \.\/tools\/index\.ts/, `module: ${join(OFFICE, 'tools', 'index.ts')}`)
+    .replace(/dataDir: .*/, `dataDir: ${join(dir, 'office')}`)
+    .replace(/users: \.\/users\.yaml/, `users: ${join(OFFICE, 'users.yaml')}`)
+    .replace(/roles: \.\/roles\.yaml/, `roles: ${join(OFFICE, 'roles.yaml')}`)
+    .replace(/policies: \[\.\/policies\.yaml\]/, `policies: [${join(OFFICE, 'policies.yaml')}]`)
+    .replace(/sqlite: .*/, `sqlite: ${join(dir, 'twinline.sqlite')}`);
+  if (overrides.extra) text += `\n${overrides.extra}\n`;
+  const configFile = join(dir, 'twinline.config.yaml');
+  writeFileSync(configFile, text);
+  copyFileSync(join(OFFICE, 'auth.yaml'), join(dir, 'auth.yaml'));
+  copyFileSync(join(OFFICE, 'reviewers.yaml'), join(dir, 'reviewers.yaml'));
+  return { dir, configFile, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
