@@ -24,6 +24,24 @@ export function compilePathPattern(spec: string, roots: PathRoots): (absPath: st
   return (p) => isMatch(p);
 }
 
+/**
+ * The deepest directory every path a specifier matches lies under (its glob-free prefix), used
+ * to index path rules. Undefined when the pattern starts with a glob.
+ */
+export function literalBaseOf(spec: string, roots: PathRoots): string | undefined {
+  const abs = absolutePattern(spec, roots);
+  const parts = abs.split('/');
+  const literal: string[] = [];
+  for (const part of parts) {
+    if (/[*?[\]{}()!+@]/.test(part)) break;
+    literal.push(part);
+  }
+  // The full literal path is itself a key (the rule may name a file or a directory).
+  const base = posix.normalize(literal.join('/') || '/');
+  if (!base.startsWith('/')) return undefined;
+  return base.length > 1 && base.endsWith('/') ? base.slice(0, -1) : base;
+}
+
 function absolutePattern(spec: string, roots: PathRoots): string {
   if (spec.startsWith('//')) return posix.normalize(spec.slice(1));
   if (spec === '~') return posix.normalize(roots.home);

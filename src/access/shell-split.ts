@@ -37,6 +37,7 @@ const FORWARDING_WRAPPERS = new Set(['sudo', 'doas', 'xargs', 'exec', 'command',
 const LEADING_KEYWORDS = new Set(['then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', '{']);
 const DROPPED_WORDS = new Set(['fi', 'done', 'esac', '}', '{']);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
+const ALL_WRAPPERS = new Set([...BENIGN_WRAPPERS, ...FORWARDING_WRAPPERS]);
 
 interface RawPiece {
   words: string[];
@@ -88,29 +89,43 @@ function collect(
   }
 }
 
+interface TokenizerState {
+  pieces: RawPiece[];
+  piece: RawPiece;
+  word: string;
+  inWord: boolean;
+  pendingRedirect: string | undefined;
+  flags: { opaque: boolean };
+}
+
+function endWord(st: TokenizerState): void {
+  if (!st.inWord) return;
+  if (st.pendingRedirect !== undefined) {
+    st.piece.redirects.push({ op: st.pendingRedirect, target: st.word });
+    st.pendingRedirect = undefined;
+  } else st.piece.words.push(st.word);
+  st.word = '';
+  st.inWord = false;
+}
+
+function endPiece(st: TokenizerState): void {
+  endWord(st);
+  if (st.pendingRedirect !== undefined) {
+    st.flags.opaque = true;
+    st.pendingRedirect = undefined;
+  }
+  if (st.piece.words.length > 0 || st.piece.redirects.length > 0) st.pieces.push(st.piece);
+  st.piece = { words: [], redirects: [] };
+}
+
 function tokenize(line: string, inner: string[], state: { opaque: boolean }): RawPiece[] {
-  const pieces: RawPiece[] = [];
-  let piece: RawPiece = { words: [], redirects: [] };
-  let word = '';
-  let inWord = false;
-  let pendingRedirect: string | undefined;
-  const endWord = () => {
-    if (!inWord) return;
-    if (pendingRedirect !== undefined) {
-      piece.redirects.push({ op: pendingRedirect, target: word });
-      pendingRedirect = undefined;
-    } else piece.words.push(word);
-    word = '';
-    inWord = false;
-  };
-  const endPiece = () => {
-    endWord();
-    if (pendingRedirect !== undefined) {
-      state.opaque = true;
-      pendingRedirect = undefined;
-    }
-    if (piece.words.length > 0 || piece.redirects.length > 0) pieces.push(piece);
-    piece = { words: [], redirects: [] };
+  const st: TokenizerState = {
+    pieces: [],
+    piece: { words: [], redirects: [] },
+    word: '',
+    inWord: false,
+    pendingRedirect: undefined,
+    flags: state,
   };
   let i = 0;
   const n = line.length;
@@ -122,8 +137,8 @@ function tokenize(line: string, inner: string[], state: { opaque: boolean }): Ra
         i += 2;
         continue;
       }
-      if (next !== undefined) word += next;
-      inWord = true;
+      if (next !== undefined) st.word += next;
+      st.inWord = true;
       i += 2;
       continue;
     }
@@ -131,12 +146,12 @@ function tokenize(line: string, inner: string[], state: { opaque: boolean }): Ra
       const close = line.indexOf("'", i + 1);
       if (close < 0) {
         state.opaque = true;
-        word += line.slice(i + 1);
-        inWord = true;
+        st.word += line.slice(i + 1);
+        st.inWord = true;
         break;
       }
-      word += line.slice(i + 1, close);
-      inWord = true;
+      st.word += line.slice(i + 1, close);
+      st.inWord = true;
       i = close + 1;
       continue;
     }
@@ -146,7 +161,7 @@ function tokenize(line: string, inner: string[], state: { opaque: boolean }): Ra
       while (j < n) {
         const c = line[j]!;
         if (c === '\\' && j + 1 < n) {
-          word += line[j + 1];
+          st.word += line[j + 1];
           j += 2;
           continue;
         }
@@ -162,15 +177,15 @@ function tokenize(line: string, inner: string[], state: { opaque: boolean }): Ra
             break;
           }
           inner.push(sub.body);
-          word += line.slice(j, sub.end);
+          st.word += line.slice(j, sub.end);
           j = sub.end;
           continue;
         }
-        word += c;
+        st.word += c;
         j++;
       }
       if (!closed) state.opaque = true;
-      inWord = true;
+      st.inWord = true;
       i = j + 1;
       continue;
     }
@@ -181,48 +196,48 @@ function tokenize(line: string, inner: string[], state: { opaque: boolean }): Ra
         break;
       }
       inner.push(sub.body);
-      word += line.slice(i, sub.end);
-      inWord = true;
+      st.word += line.slice(i, sub.end);
+      st.inWord = true;
       i = sub.end;
       continue;
     }
-    if (ch === '#' && !inWord) {
+    if (ch === '#' && !st.inWord) {
       const nl = line.indexOf('\n', i);
       i = nl < 0 ? n : nl;
       continue;
     }
     if (ch === ' ' || ch === '\t') {
-      endWord();
+      endWord(st);
       i++;
       continue;
     }
     if (ch === '\n' || ch === ';' || ch === '(' || ch === ')') {
-      endPiece();
+      endPiece(st);
       i += ch === ';' && next === ';' ? 2 : 1;
       continue;
     }
     if (ch === '&' && next === '&') {
-      endPiece();
+      endPiece(st);
       i += 2;
       continue;
     }
     if (ch === '|') {
-      endPiece();
+      endPiece(st);
       i += next === '|' || next === '&' ? 2 : 1;
       continue;
     }
     if (ch === '<' && next === '<') {
       // Here-documents and here-strings carry text we do not parse.
       state.opaque = true;
-      endPiece();
+      endPiece(st);
       break;
     }
     if (ch === '>' || ch === '<' || (ch === '&' && next === '>')) {
       // A redirection; a leading fd number belongs to it, not to the command.
-      if (inWord && /^\d+$/.test(word)) {
-        word = '';
-        inWord = false;
-      } else endWord();
+      if (st.inWord && /^\d+$/.test(st.word)) {
+        st.word = '';
+        st.inWord = false;
+      } else endWord(st);
       let op = ch;
       let j = i + 1;
       if (ch === '&') {
@@ -240,21 +255,21 @@ function tokenize(line: string, inner: string[], state: { opaque: boolean }): Ra
         i = j;
         continue;
       }
-      pendingRedirect = op;
+      st.pendingRedirect = op;
       i = j;
       continue;
     }
     if (ch === '&') {
-      endPiece();
+      endPiece(st);
       i++;
       continue;
     }
-    word += ch;
-    inWord = true;
+    st.word += ch;
+    st.inWord = true;
     i++;
   }
-  endPiece();
-  return pieces;
+  endPiece(st);
+  return st.pieces;
 }
 
 /** Reads `(…)` starting at `open` (or a backtick run), honouring nesting and quotes. */
@@ -307,7 +322,7 @@ function toSegment(piece: RawPiece, nested: boolean): ShellSegment | null {
     .map((r) => r.target);
   const reads = piece.redirects.filter((r) => r.op === '<').map((r) => r.target);
   if (words.length === 0 && writes.length === 0 && reads.length === 0) return null;
-  const core = stripWrappers(words, new Set([...BENIGN_WRAPPERS, ...FORWARDING_WRAPPERS]));
+  const core = stripWrappers(words, ALL_WRAPPERS);
   return { words, text: words.join(' '), core: core.join(' '), writes, reads, nested };
 }
 
