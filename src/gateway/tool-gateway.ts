@@ -160,6 +160,9 @@ export class ToolGateway {
       ...(review.agent && review.agent !== 'main'
         ? { agent: { name: review.agent, depth: 1, background: false, teammate: false } }
         : {}),
+      // The call passed the intent stage when it was parked (intent runs before review), and the
+      // task's declaration is not part of the review; a human approval now confirms the intent.
+      extensions: { intent: { enforce: false } },
     };
     const call: ToolCall = { id: `review-${review.id}`, name: review.tool, arguments: review.args };
     const claimed = await ledger.claimForExecution(review.id);

@@ -78,6 +78,12 @@ export interface ToolSpec<I = any, O = unknown> {
   readonly thirdPartyFields?: readonly string[];
   /** Result cache lifetime for read-only tools (quick line). */
   readonly cacheTtlMs?: number;
+  /**
+   * Words in the user's own request that show they asked for this high-risk capability (any
+   * language). A plan may declare the tool only when the request contains one: the model cannot
+   * grant itself a capability the user never mentioned.
+   */
+  readonly intentKeywords?: readonly string[];
   /** Safe to run in parallel with other concurrency-safe calls of the same turn. */
   readonly concurrencySafe?: boolean;
   /** Kind of action, for approval modes. Defaults to `domain`. */

@@ -14,6 +14,7 @@ export function financeTools(data: OfficeData): ToolSpec[] {
     }),
     annotations: READ_ONLY,
     riskLevel: 'high',
+    intentKeywords: ['账单', '计费', '费用', 'billing', 'invoice', 'bill'],
     permissions: {
       allowedRoles: ['finance_analyst', 'project_owner'],
       requiredDataLevel: 'L3',

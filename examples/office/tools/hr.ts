@@ -13,6 +13,7 @@ export function hrTools(data: OfficeData): ToolSpec[] {
     inputSchema: z.strictObject({ departments: z.array(departmentOrAll).min(1).max(6) }),
     annotations: READ_ONLY,
     riskLevel: 'high',
+    intentKeywords: ['薪酬', '薪资', '工资', '薪水', 'salary', 'salaries', 'payroll', 'compensation'],
     permissions: { allowedRoles: ['hr_analyst'], requiredDataLevel: 'L3', category: 'hr' },
     requiresReview: true,
     timeoutMs: 5000,

@@ -15,6 +15,7 @@ export function projectTools(data: OfficeData): ToolSpec[] {
     }),
     annotations: DESTRUCTIVE,
     riskLevel: 'high',
+    intentKeywords: ['配置', '设置', 'config', 'configuration', 'setting'],
     permissions: { allowedRoles: ['project_admin'], requiredDataLevel: 'L3', category: 'projects' },
     requiresReview: true,
     timeoutMs: 5000,

@@ -16,6 +16,7 @@ export function recordTools(data: OfficeData): ToolSpec[] {
     }),
     annotations: DESTRUCTIVE,
     riskLevel: 'critical',
+    intentKeywords: ['删除', '清除', 'delete', 'remove', 'purge'],
     permissions: { allowedRoles: [], requiredDataLevel: 'L4', category: 'records' },
     requiresReview: true,
     timeoutMs: 5000,

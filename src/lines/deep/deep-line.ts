@@ -138,6 +138,9 @@ export class DeepLine {
             : (err as Error).message;
         return this.#end(tasks, task, state, 'failed', why);
       }
+      // The declaration is fixed now, before any tool output is read, and only with what the
+      // user's own words ask for: a model cannot grant itself a capability (seed 004 §3.4).
+      plan = { ...plan, capabilities: grantedCapabilities(plan.capabilities, task.request, this.deps.tools) };
       state = { ...state, plan };
       // Steps are written before any runs, so the console shows the whole plan from the start.
       for (const [i, step] of plan.steps.entries()) {
@@ -414,6 +417,24 @@ export class DeepLine {
   #now(): Date {
     return this.deps.now?.() ?? new Date();
   }
+}
+
+/**
+ * The capabilities a plan may keep: a declared tool with `intentKeywords` stays only when the
+ * request mentions one of them; unknown tools are dropped.
+ */
+export function grantedCapabilities(
+  declared: readonly string[],
+  request: string,
+  tools: { get(name: string): ToolSpec | undefined },
+): string[] {
+  const text = request.toLowerCase();
+  return declared.filter((name) => {
+    const tool = tools.get(name);
+    if (!tool) return false;
+    const words = tool.intentKeywords;
+    return !words || words.length === 0 || words.some((w) => text.includes(w.toLowerCase()));
+  });
 }
 
 /** The report a task ends with when no model composes one: the goal and each step's summary. */
