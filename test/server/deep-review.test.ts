@@ -13,7 +13,8 @@ async function api(method: string, path: string, key: string, body?: unknown) {
     headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, any> }; // biome-ignore lint/suspicious/noExplicitAny: test reads fields
+  // biome-ignore lint/suspicious/noExplicitAny: assertions read response fields one by one.
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
 async function until<T>(fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
