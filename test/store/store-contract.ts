@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decide, type Identity } from '../../src/core/index.js';
@@ -170,6 +174,30 @@ export function defineStoreContract(label: string, target: () => Promise<StoreTe
         await Promise.all(claimers.map((s) => s.close()));
       }
     });
+
+    it('claims exactly once when separate processes race for the same review', async () => {
+      const { id } = await store.reviews.enqueue(reviewRequest(`t-${randomUUID()}`));
+      await store.reviews.decide(id, { decision: 'approved', by: 'boss' });
+      const where = t.options.url ?? t.options.sqliteFile!;
+      const script = await bundledClaimWorker();
+      const workers = Array.from({ length: 5 }, () =>
+        spawn(process.execPath, [script, where, id], { stdio: ['pipe', 'pipe', 'inherit'] }),
+      );
+      const output = workers.map((w) => {
+        let text = '';
+        w.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        return { ready: once(w.stdout, 'data'), done: once(w, 'close'), text: () => text };
+      });
+      await Promise.all(output.map((o) => o.ready));
+      for (const w of workers) w.stdin.write('go\n');
+      await Promise.all(output.map((o) => o.done));
+      rmSync(script, { force: true });
+      const wins = output.map((o) => Number(/won (\d+)/.exec(o.text())?.[1]));
+      expect(wins.reduce((a, b) => a + b, 0)).toBe(1);
+      expect((await store.reviews.get(id))?.status).toBe('executing');
+    }, 60_000);
 
     it('moves reviews only along the allowed transitions', async () => {
       const tenant = `t-${randomUUID()}`;
@@ -363,6 +391,33 @@ export function defineStoreContract(label: string, target: () => Promise<StoreTe
       expect((await tickets.list()).map((x) => x.id).sort()).toEqual([one.id, two.id].sort());
     });
   });
+}
+
+/**
+ * The claim worker bundled to plain JavaScript, so five processes start in
+ * milliseconds instead of each compiling TypeScript. It lives under node_modules/.cache so that
+ * its package imports resolve to the project's node_modules.
+ */
+function bundledClaimWorker(): Promise<string> {
+  return (async () => {
+    const { build } = await import('esbuild');
+    const outfile = join(
+      import.meta.dirname,
+      '../../node_modules/.cache/twinline-tests',
+      `claim-worker-${process.pid}-${randomUUID()}.mjs`,
+    );
+    await build({
+      entryPoints: [join(import.meta.dirname, 'fixtures', 'claim-worker.ts')],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      outfile,
+      logLevel: 'silent',
+    });
+    return outfile;
+  })();
 }
 
 async function countAudit(store: Store, tenant: string): Promise<number> {
