@@ -21,7 +21,7 @@ export interface OfficeToolOptions {
 
 /** Every office tool, bound to one set of tenant data files. */
 export function createTools(options: OfficeToolOptions = {}): ToolSpec[] {
-  const data = new OfficeData(options.dataDir ?? process.env.TWINLINE_OFFICE_DATA_DIR ?? '.twinline/office');
+  const data = new OfficeData(options.dataDir ?? '.twinline/office');
   return [
     ...calendarTools(data),
     ...attendanceTools(data),
