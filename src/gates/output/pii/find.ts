@@ -32,9 +32,9 @@ export function findPii(text: string, options: FindPiiOptions = {}): PiiFinding[
     if (only && !only.has(rec.type)) continue;
     rec.pattern.lastIndex = 0;
     for (const m of text.matchAll(rec.pattern)) {
-      const groupIdx = m.slice(1).findIndex((g) => g !== undefined);
-      const value = groupIdx >= 0 && rec.type === 'PERSON' ? m[groupIdx + 1]! : m[0];
-      const start = groupIdx >= 0 && rec.type === 'PERSON' ? m.index + m[0].lastIndexOf(value) : m.index;
+      const groupIdx = rec.reportGroup ? m.slice(1).findIndex((g) => g !== undefined) : -1;
+      const value = groupIdx >= 0 ? m[groupIdx + 1]! : m[0];
+      const start = groupIdx >= 0 ? m.index + m[0].lastIndexOf(value) : m.index;
       const trimmed = value.replace(/[\s.,-]+$/, '');
       const scored = rec.score(trimmed);
       let { score, reason } = scored;

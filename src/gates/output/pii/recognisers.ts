@@ -28,8 +28,8 @@ export interface PiiRecogniser {
   readonly score: (match: string) => { score: number; valid?: boolean; reason: string };
   /** Words that, within ~40 characters before the match, make it more likely. */
   readonly context?: RegExp;
-  /** Trim the reported span to this capture group (defaults to the whole match). */
-  readonly group?: number;
+  /** Report the first capture group that matched instead of the whole match (cue words excluded). */
+  readonly reportGroup?: boolean;
 }
 
 const CONTEXT_BOOST = 0.2;
@@ -137,6 +137,13 @@ export const PII_RECOGNISERS: readonly PiiRecogniser[] = [
     score: () => ({ score: 0.6, reason: 'date or time' }),
   },
   {
+    type: 'DATE_TIME',
+    pattern:
+      /\b(?:in|since|from|until|till|by|year|born|during|circa|of|before|after)\s+((?:19|20)\d{2})(?![\w/-])/gi,
+    score: () => ({ score: 0.45, reason: 'a year after a time word' }),
+    reportGroup: true,
+  },
+  {
     type: 'STREET_ADDRESS',
     pattern:
       /(?<![\w])\d{1,6}[A-Za-z]?\s+(?:[A-Z][\w'.-]*\s+){1,4}(?:Street|St|Avenue|Ave|Road|Rd|Drive|Dr|Lane|Ln|Boulevard|Blvd|Court|Ct|Way|Place|Pl|Terrace|Ter|Circle|Cir|Parkway|Pkwy|Highway|Hwy|Square|Sq|Trail|Trl|Loop|Alley|Row|Crescent|Close|Gardens|Hill|Park|Path|Pike|Plaza|Point|Ridge|Run|View|Walk)\b\.?(?:,?\s*(?:Apt|Apartment|Suite|Ste|Unit|#)\.?\s*\w+)?|(?<![\w])[A-Z][a-zà-ÿ]+(?:straat|strasse|straße|weg|laan|gasse|plein|katu|gatan|vej|veien|kuja|tie)\s+\d{1,5}\w?|(?:[\u4e00-\u9fa5]{2,8}(?:省|市|自治区))?[\u4e00-\u9fa5]{1,8}(?:市|区|县)[\u4e00-\u9fa5]{1,12}(?:路|街|道|巷|弄)\d{1,5}号(?:[\u4e00-\u9fa5\d]{0,10}(?:室|楼|单元|层))?/g,
@@ -148,5 +155,15 @@ export const PII_RECOGNISERS: readonly PiiRecogniser[] = [
     pattern:
       /(?:\b(?:mr|mrs|ms|miss|dr|prof|sir|madam)\.?\s+|\b(?:my name is|name:|named|dear|regards,|sincerely,|signed,|thanks,|contact)\s+)([A-Z][a-zà-ÿ'’-]+(?:\s+[A-Z][a-zà-ÿ'’-]+){0,2})|(?:姓名|联系人|收件人|申请人|负责人)[:：]\s*([\u4e00-\u9fa5]{2,4})/g,
     score: () => ({ score: 0.5, reason: 'name after an honorific or name cue' }),
+    reportGroup: true,
+  },
+  {
+    // Two or three capitalised words mid-sentence that are not common capitalised non-names:
+    // weak on its own (places and companies look the same), so it stays in the low tier.
+    type: 'PERSON',
+    pattern:
+      /(?<=[a-z,;:]\s|\b(?:by|from|to|with|and|for|of|at|is|was|named|called|contact|ask|tell|meet|call|email)\s)((?!(?:The|This|That|Street|Road|Avenue|Drive|Lane|January|February|March|April|May|June|July|August|September|October|November|December|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|North|South|East|West|New|San|Saint|St|Mount|Lake|Fort|Port|United|Republic|Kingdom|Company|Inc|Ltd|Bank|University|Hospital|Hotel)\b)[A-Z][a-zà-ÿ'’-]{1,20}\s+(?!(?:Street|Road|Avenue|Drive|Lane|Inc|Ltd|Bank|University|Hospital|Hotel|Company|City|County|Park)\b)[A-Z][a-zà-ÿ'’-]{1,20})(?![\w-])/g,
+    score: () => ({ score: 0.35, reason: 'capitalised first/last-name shape' }),
+    reportGroup: true,
   },
 ];
