@@ -10,12 +10,12 @@ import {
   createProvider,
   NoProviderError,
 } from '../agent/index.js';
-import { loadConfig, loadOfficeDomain, type TwinlineConfig } from '../config/index.js';
-import type { Identity } from '../core/index.js';
-import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gateway/index.js';
-import { createRuntime, type Runtime } from '../runtime/index.js';
-import type { ToolSpec } from '../tools/index.js';
+import { loadConfig, loadOfficeDomain, loadTools, type TwinlineConfig } from '../config/index.js';
+import { type Identity, TwinlineError } from '../core/index.js';
+import { type ApprovalAnswer, type ApprovalRequest, type Approver, ToolGateway } from '../gateway/index.js';
+import { ToolRegistry, type ToolSpec } from '../tools/index.js';
 import { createWorkspaceTools, isWithin, resolveInWorkspace, rootsFor } from '../tools/workspace/index.js';
+import { LazyStore } from './lazy-store.js';
 import type { HostApprovalMode } from './permission-modes.js';
 import { ReadCache, withReadCache } from './read-cache.js';
 import type { EngineRuntime, RuntimeConfig, RuntimeTurn } from './runtime.js';
@@ -43,22 +43,29 @@ function configFor(cwd: string, env: NodeJS.ProcessEnv): TwinlineConfig {
  * operator: tenant `TWINLINE_TENANT` or `local`, the OS user name, role `developer` (the workspace
  * tools' role), data level L1. Never taken from anything the host or the model sends.
  */
-export function identityFor(runtime: Runtime, env: NodeJS.ProcessEnv): Identity {
+export function identityFor(config: TwinlineConfig, env: NodeJS.ProcessEnv): Identity {
   const user = env['TWINLINE_USER'];
-  if (user) return runtime.identities.resolve(user, env['TWINLINE_TENANT'] || undefined);
+  const tenant = env['TWINLINE_TENANT'] || undefined;
+  if (user) {
+    const matches = config.users.filter(
+      (u) => u.user === user && (tenant === undefined || u.tenant === tenant),
+    );
+    if (matches.length === 1) return matches[0] as Identity;
+    throw new TwinlineError(
+      matches.length === 0 ? 'identity.unknown-user' : 'identity.ambiguous-user',
+      matches.length === 0
+        ? `unknown user ${JSON.stringify(user)}${tenant ? ` in tenant ${JSON.stringify(tenant)}` : ''}`
+        : `user ${JSON.stringify(user)} exists in several tenants; set TWINLINE_TENANT`,
+      { where: 'TWINLINE_USER' },
+    );
+  }
   let name = 'local';
   try {
     name = userInfo().username || 'local';
   } catch {
     // no passwd entry (containers): keep "local"
   }
-  return {
-    tenant: env['TWINLINE_TENANT'] || 'local',
-    user: name,
-    roles: ['developer'],
-    dataLevel: 'L1',
-    attributes: {},
-  };
+  return { tenant: tenant ?? 'local', user: name, roles: ['developer'], dataLevel: 'L1', attributes: {} };
 }
 
 function workspaceTools(cwd: string, cache: ReadCache): ToolSpec[] {
@@ -100,17 +107,29 @@ function failedTurn(sessionId: string, code: string, message: string, emit: (e: 
  */
 export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineRuntime> {
   const domain = configFor(config.cwd, config.env);
-  let registry: Runtime['registry'] | undefined;
-  const runtime = await createRuntime(domain, {
-    env: config.env,
-    stages: agentGatewayStages((name) => registry?.get(name)),
-  });
-  registry = runtime.registry;
+  const registry = new ToolRegistry().registerAll(await loadTools(domain));
   const cache = new ReadCache(config.cwd);
   for (const tool of workspaceTools(config.cwd, cache)) {
     if (!registry.get(tool.name)) registry.register(tool);
   }
-  const identity = identityFor(runtime, config.env);
+  const identity = identityFor(domain, config.env);
+  // Opened by the first audit record or review, never on the way to `system/init`.
+  const store = new LazyStore(async () => {
+    const { openStore } = await import('../store/index.js');
+    const url = config.env['TWINLINE_DATABASE_URL'] || domain.store.url;
+    return openStore(
+      url
+        ? { url, env: config.env }
+        : { ...(domain.store.sqliteFile ? { sqliteFile: domain.store.sqliteFile } : {}), env: config.env },
+    );
+  });
+  const gateway = new ToolGateway({
+    tools: registry,
+    audit: store.audit,
+    reviews: store.reviews,
+    stages: agentGatewayStages((name) => registry.get(name)),
+    ...(domain.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: domain.approvalTimeoutMs } : {}),
+  });
   const roots = { projectRoot: config.cwd, cwd: config.cwd, home: config.env['HOME'] ?? config.cwd };
   const rules = compileRuleSet(
     [{ source: 'command line', allow: config.allowedTools, deny: config.disallowedTools }],
@@ -129,8 +148,8 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     session = new AgentSession({
       identity,
       provider,
-      gateway: runtime.gateway,
-      catalog: runtime.registry,
+      gateway,
+      catalog: registry,
       access: createAccessPort({ rules }),
       sessionId: config.sessionId,
       cwd: config.cwd,
@@ -150,7 +169,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
 
   const allTools = (): readonly string[] => {
     if (session) return [...session.tools];
-    return runtime.registry.list().map((t) => t.name);
+    return registry.list().map((t) => t.name);
   };
 
   return {
@@ -195,7 +214,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     },
     async close() {
       await session?.close();
-      await runtime.close();
+      await store.close();
     },
   };
 }

@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import {
   type PermissionResult,
   query,
   type SDKMessage,
   type SDKUserMessage,
 } from '@anthropic-ai/claude-agent-sdk';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   allowOneDenyOneScript,
@@ -62,6 +64,17 @@ describe('the real @anthropic-ai/claude-agent-sdk against bin/twinline.js', () =
       m.type === 'user' && Array.isArray(m.message.content) ? m.message.content : [],
     ) as { type: string; tool_use_id?: string; is_error?: boolean }[];
     expect(toolResults.find((b) => b.tool_use_id === 'toolu_denied')?.is_error).toBe(true);
+    // the store opened lazily, and both attempts were audited before the engine exited
+    const db = new Database(join(dir, '.twinline', 'twinline.sqlite'), { readonly: true });
+    try {
+      const rows = db.prepare('select tool, status from audit_records order by status').all();
+      expect(rows).toEqual([
+        { tool: 'write_file', status: 'denied' },
+        { tool: 'write_file', status: 'executed' },
+      ]);
+    } finally {
+      db.close();
+    }
   });
 
   it('interrupt() ends the running turn with an error result and the session stays usable', async () => {
