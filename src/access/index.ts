@@ -20,6 +20,7 @@ export {
   execCallableTools,
   withCallRoute,
 } from './access-state.js';
+export { type AgentCheck, type AgentCheckOptions, prepareAgentCheck } from './agent-check-loader.js';
 export {
   APPROVAL_STAGE,
   type ApprovalInput,

@@ -3,8 +3,9 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadAccessEnvironment } from '../../src/access/index.js';
+import { BUILTIN_TOOL_NAMES, loadAccessEnvironment, prepareAgentCheck } from '../../src/access/index.js';
 import { agentsReport } from '../../src/cli/commands/agents-run.js';
+import { ConfigError } from '../../src/core/index.js';
 import { defFile } from './fixtures.js';
 
 function fixture() {
@@ -82,5 +83,39 @@ describe('twinline agents', () => {
     const report = JSON.parse(out) as { agents: { name: string }[]; errors: unknown[] };
     expect(report.agents.map((a) => a.name).sort()).toEqual(['reviewer', 'scout']);
     expect(report.errors).toHaveLength(1);
+  });
+});
+
+describe('prepareAgentCheck (for `twinline check --agent NAME`)', () => {
+  it('builds the agent state and the two stages', async () => {
+    const { proj, home } = fixture();
+    const check = prepareAgentCheck({
+      cwd: proj,
+      homeDir: home,
+      available: BUILTIN_TOOL_NAMES,
+      agentName: 'reviewer',
+    });
+    expect(check.state.mode).toBe('auto-edit');
+    const call = {
+      call: { id: 'c', name: 'shell', arguments: {} },
+      tool: undefined as never,
+      args: { command: 'rm -rf x' },
+    };
+    const ctx = {
+      identity: { tenant: 't', user: 'u', roles: [], dataLevel: 'L1' as const, attributes: {} },
+      sessionId: 's',
+      extensions: check.extensions,
+    };
+    expect(await check.stages.access.evaluate(call, ctx)).toMatchObject({
+      verdict: 'deny',
+      ruleId: 'permission.deny',
+    });
+    const ask = { ...call, call: { ...call.call, name: 'ask_user' }, args: {} };
+    expect(await check.stages.access.evaluate(ask, ctx)).toMatchObject({ ruleId: 'tool.unavailable' });
+    const grep = { ...call, call: { ...call.call, name: 'grep' }, args: { pattern: 'x' } };
+    expect(await check.stages.approval.evaluate(grep, ctx)).toMatchObject({ verdict: 'allow' });
+    expect(() =>
+      prepareAgentCheck({ cwd: proj, homeDir: home, available: BUILTIN_TOOL_NAMES, agentName: 'nobody' }),
+    ).toThrow(ConfigError);
   });
 });
