@@ -80,3 +80,15 @@ export function validateContextEvent(input: unknown): Readonly<ContextEvent> {
   }
   return Object.freeze({ ...ev, refs: Object.freeze([...ev.refs]) as string[] });
 }
+
+/**
+ * Builds and validates an event stamped with the current time — the usual way a line reports
+ * what it did: `makeContextEvent({ tenant, user, fromLine: 'quick', kind: 'calendar.rescheduled',
+ * summary: 'user moved the project kick-off to 4 pm', refs: ['event:42'] })`.
+ */
+export function makeContextEvent(
+  fields: Omit<ContextEvent, 'time' | 'refs'> & { refs?: string[] },
+  now: Date = new Date(),
+): Readonly<ContextEvent> {
+  return validateContextEvent({ ...fields, refs: fields.refs ?? [], time: now.toISOString() });
+}

@@ -19,6 +19,7 @@ export {
   type ContextLine,
   MAX_REFS,
   MAX_SUMMARY_CHARS,
+  makeContextEvent,
   validateContextEvent,
 } from './event.js';
 export { InProcessContextBus } from './in-process-bus.js';

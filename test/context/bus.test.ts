@@ -4,6 +4,7 @@ import {
   type ContextEvent,
   ContextEventRejectedError,
   InProcessContextBus,
+  makeContextEvent,
   openContextBus,
   validateContextEvent,
 } from '../../src/context/index.js';
@@ -85,6 +86,29 @@ describe('context event validation', () => {
       expect((err as ContextEventRejectedError).code).toBe(code);
       expect((err as ContextEventRejectedError).where).toMatch(/^context event field /);
     }
+  });
+
+  it('makeContextEvent stamps the time and validates', () => {
+    const ev = makeContextEvent(
+      {
+        tenant: 'acme',
+        user: 'u1',
+        fromLine: 'deep',
+        kind: 'task.completed',
+        summary: 'finished the Q3 conflict analysis',
+      },
+      new Date('2026-11-30T06:00:00Z'),
+    );
+    expect(ev).toMatchObject({ time: '2026-11-30T06:00:00.000Z', refs: [] });
+    expect(() =>
+      makeContextEvent({
+        tenant: 'acme',
+        user: 'u1',
+        fromLine: 'deep',
+        kind: 'x',
+        summary: 'mail li@example.com',
+      }),
+    ).toThrow(ContextEventRejectedError);
   });
 
   it('long order numbers and ids that fail the check digits are not personal data', () => {
