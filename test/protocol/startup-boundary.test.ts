@@ -24,7 +24,7 @@ function loadTracer(): string {
   const hooks = join(dir, 'hooks.mjs');
   writeFileSync(
     hooks,
-    'export async function load(url, context, next) { process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n',
+    'export async function load(url, context, next) { process.stderr.write("LOADED " + url + "\\n"); return next(url, context); }\n',
   );
   const register = join(dir, 'register.mjs');
   writeFileSync(
