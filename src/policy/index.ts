@@ -26,11 +26,13 @@ export { DEFAULT_THIRD_PARTY, parsePolicyDocument } from './policy-document.js';
 export {
   loadPolicyEngine,
   loadPolicyFile,
+  loadPolicyFiles,
   loadReviewerFile,
   parsePolicyYaml,
   parseYamlWithLines,
 } from './policy-loader.js';
 export { createPolicyStage } from './policy-stage.js';
+export { createPolicyStages, mergePolicyDocuments, type PolicyStageOptions } from './policy-stages.js';
 export {
   compileReviewers,
   parseReviewerDocument,

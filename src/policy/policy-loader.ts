@@ -4,6 +4,7 @@ import { ConfigError } from '../core/index.js';
 import type { LineLocator } from './document-context.js';
 import { PolicyEngine } from './engine.js';
 import { parsePolicyDocument } from './policy-document.js';
+import { mergePolicyDocuments } from './policy-stages.js';
 import { parseReviewerDocument, type ReviewerSet } from './review/reviewer-document.js';
 import type { PolicyDocument } from './types.js';
 
@@ -44,6 +45,11 @@ export function parsePolicyYaml(text: string, file: string): PolicyDocument {
 /** Reads and validates a policy file. Errors name the file, the rule id, the field and the line. */
 export function loadPolicyFile(file: string): PolicyDocument {
   return parsePolicyYaml(readFileText(file), file);
+}
+
+/** Reads several policy files (config `policies:`) as one document. */
+export function loadPolicyFiles(files: readonly string[]): PolicyDocument {
+  return mergePolicyDocuments(files.map(loadPolicyFile));
 }
 
 /** Reads a policy file and compiles it into an engine. */

@@ -16,6 +16,7 @@ export async function loadCommands(): Promise<CommandModule[]> {
     (await import('./run.js')).runCommand,
     (await import('./tools.js')).toolsCommand,
     (await import('./audit.js')).auditCommand,
+    (await import('./reviews.js')).reviewsCommand,
     (await import('./route.js')).routeCommand,
     (await import('./scan.js')).scanCommand,
     (await import('./watermark.js')).watermarkCommand,
