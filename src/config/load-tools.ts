@@ -10,7 +10,7 @@ interface ToolsModule {
 
 /**
  * Imports the config's tools module and returns its tool specs (`tools` array or `createTools`).
- * A TypeScript module (like the office domain) is loaded through tsx when Node cannot load it.
+ * A TypeScript module (like the office domain) is compiled once and cached when Node cannot load it.
  */
 export async function loadTools(config: Pick<TwinlineConfig, 'tools' | 'file'>): Promise<ToolSpec[]> {
   const mod = await importModule(config.tools.module, config.file);
@@ -40,8 +40,8 @@ async function importModule(path: string, configFile: string): Promise<ToolsModu
     }
   }
   try {
-    const { tsImport } = await import('tsx/esm/api');
-    return (await tsImport(url, import.meta.url)) as ToolsModule;
+    const { importTypeScriptModule } = await import('./typescript-module.js');
+    return (await importTypeScriptModule(path)).module as ToolsModule;
   } catch (err) {
     throw new ConfigError(
       'config.tools-module',
