@@ -380,7 +380,9 @@ function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string):
   let first: CompiledRule | undefined;
   for (const s of segs) {
     const hit =
-      s.writes.length === 0 ? findIndexed(rules.index.allow, commandKeys(s.text), s.text) : undefined;
+      s.writes.length === 0 && !s.riskyEnv
+        ? findIndexed(rules.index.allow, commandKeys(s.text), s.text)
+        : undefined;
     if (hit) first ??= hit;
     else if (!segmentIsReadOnly(s)) return { effect: 'none', shell };
   }
@@ -418,17 +420,23 @@ interface FileOps {
 function fileOpsOf(split: SplitShellCommand, roots: PathRoots): FileOps {
   const reads: { abs: string; keys: string[] }[] = [];
   const writes: { abs: string; keys: string[] }[] = [];
+  // Follow literal `cd` so `cd /etc && cat passwd` is seen as reading /etc/passwd.
+  let here = roots;
   for (const seg of split.segments) {
     const words = seg.core.split(' ');
+    if ((words[0] === 'cd' || words[0] === 'pushd') && words[1] !== undefined && !words[1].startsWith('-')) {
+      here = { ...here, cwd: resolvePath(words[1], here) };
+      continue;
+    }
     const named = FILE_READING_COMMANDS.has(words[0] ?? '')
       ? words.slice(1).filter((w) => !w.startsWith('-'))
       : [];
     for (const p of [...seg.reads, ...named]) {
-      const abs = resolvePath(p, roots);
+      const abs = resolvePath(p, here);
       reads.push({ abs, keys: ancestorsOf(abs) });
     }
     for (const p of seg.writes) {
-      const abs = resolvePath(p, roots);
+      const abs = resolvePath(p, here);
       writes.push({ abs, keys: ancestorsOf(abs) });
     }
   }

@@ -97,7 +97,7 @@ export const FILE_READING_COMMANDS = new Set([
 ]);
 
 export function segmentIsReadOnly(seg: ShellSegment): boolean {
-  if (seg.writes.length > 0 || seg.nested) return false;
+  if (seg.writes.length > 0 || seg.nested || seg.riskyEnv) return false;
   const [cmd, ...args] = seg.words;
   if (cmd === undefined) return true;
   if (cmd === 'git') {

@@ -22,7 +22,16 @@ export interface ShellSegment {
   readonly reads: readonly string[];
   /** True when this command came from inside `$(…)`, backticks, `<(…)` or `sh -c "…"`. */
   readonly nested: boolean;
+  /**
+   * A leading assignment sets a variable that can make the command run other code
+   * (`LD_PRELOAD`, `GIT_SSH_COMMAND`, `PAGER`, `BASH_ENV`, …): no allow rule approves it.
+   */
+  readonly riskyEnv: boolean;
 }
+
+/** Variables whose value a program may load or execute. */
+const RISKY_ENV =
+  /^(LD_\w*|DYLD_\w*|GIT_\w*|BASH_ENV|ENV|PATH|PAGER|\w*_PAGER|EDITOR|VISUAL|NODE_OPTIONS|PYTHON\w*|PERL5\w*|RUBY\w*|IFS|PS4|PROMPT_COMMAND|\w*_COMMAND|SHELLOPTS|BASHOPTS)=/;
 
 export interface SplitShellCommand {
   readonly segments: readonly ShellSegment[];
@@ -313,8 +322,13 @@ function readSubstitution(
 function toSegment(piece: RawPiece, nested: boolean): ShellSegment | null {
   let words = piece.words;
   let k = 0;
-  while (k < words.length && (LEADING_KEYWORDS.has(words[k]!) || isAssignment(words[k]!))) k++;
+  let riskyEnv = false;
+  while (k < words.length && (LEADING_KEYWORDS.has(words[k]!) || isAssignment(words[k]!))) {
+    if (RISKY_ENV.test(words[k]!)) riskyEnv = true;
+    k++;
+  }
   words = words.slice(k);
+  if (words[0] === 'env' && words.slice(1).some((w) => RISKY_ENV.test(w))) riskyEnv = true;
   words = stripWrappers(words, BENIGN_WRAPPERS);
   if (words.length === 1 && DROPPED_WORDS.has(words[0]!)) words = [];
   const writes = piece.redirects
@@ -323,7 +337,7 @@ function toSegment(piece: RawPiece, nested: boolean): ShellSegment | null {
   const reads = piece.redirects.filter((r) => r.op === '<').map((r) => r.target);
   if (words.length === 0 && writes.length === 0 && reads.length === 0) return null;
   const core = stripWrappers(words, ALL_WRAPPERS);
-  return { words, text: words.join(' '), core: core.join(' '), writes, reads, nested };
+  return { words, text: words.join(' '), core: core.join(' '), writes, reads, nested, riskyEnv };
 }
 
 function isAssignment(word: string): boolean {

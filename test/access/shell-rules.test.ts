@@ -26,6 +26,10 @@ describe('compound shell commands are judged per simple command', () => {
     ['unbalanced quote is opaque', "git status 'oops", 'none'],
     ['subshell', '(git status; rm -rf ~)', 'none'],
     ['quoted operator is data', "git status -- 'a;b'", 'allow'],
+    ['harmless env prefix', 'FOO=1 git status', 'allow'],
+    ['code-loading env prefix', 'LD_PRELOAD=/tmp/x.so git status', 'none'],
+    ['git hook env prefix', 'GIT_SSH_COMMAND="sh -c id" git status', 'none'],
+    ['env wrapper with risky var', 'env PAGER=evil git status', 'none'],
   ];
   it.each(cases)('%s: %j', (_t, command, expected) => {
     expect(ruleEffect(allowGitStatus, 'shell', { command })).toBe(expected);
@@ -61,6 +65,12 @@ describe('compound shell commands are judged per simple command', () => {
     expect(ruleEffect({ deny: ['Read(./.env)'] }, 'shell', { command: 'sort < .env' })).toBe('deny');
     expect(ruleEffect({ deny: ['Edit(src/**)'] }, 'shell', { command: 'echo x > src/a.ts' })).toBe('deny');
     expect(ruleEffect({ deny: ['Read(./.env)'] }, 'shell', { command: 'cat README.md' })).toBe('none');
+    expect(ruleEffect({ deny: ['Read(//etc/**)'] }, 'shell', { command: 'cd /etc && cat passwd' })).toBe(
+      'deny',
+    );
+    expect(ruleEffect({ deny: ['Read(~/.ssh/**)'] }, 'shell', { command: 'cd ~/.ssh; tail id_rsa' })).toBe(
+      'deny',
+    );
   });
 
   it('read-only and destructive classes', () => {
