@@ -14,6 +14,7 @@ export { WorkspacePathError, WorkspaceToolError } from './errors.js';
 export { createGlobTool, type GlobResult } from './glob-files.js';
 export { createGrepTool, type GrepMatch, type GrepResult } from './grep-files.js';
 export { createListDirectoryTool, type DirectoryEntry, type ListDirectoryResult } from './list-directory.js';
+export { isNonPublicAddress, nonPublicAddressOf } from './network-address.js';
 export { type GroupRunResult, killGroup, runInProcessGroup } from './process-group.js';
 export { createReadFileTool, type ReadFileResult } from './read-file.js';
 export { createShellTool, type ShellResult } from './shell.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
 import { WorkspaceToolError } from './errors.js';
+import { nonPublicAddressOf } from './network-address.js';
 import { workspacePermissions } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 
@@ -32,6 +33,7 @@ export function createWebFetchTool(
 ): ToolSpec<z.infer<typeof input>, WebFetchResult> {
   const maxTimeout = options.fetch?.timeoutMs ?? 30_000;
   const maxBytesCap = options.fetch?.maxBytes ?? 512 * 1024;
+  const allowNonPublic = options.fetch?.allowPrivateNetwork === true;
   return {
     name: 'web_fetch',
     description: 'Fetch a web page or HTTP resource (GET) and return its status, content type and text body.',
@@ -46,31 +48,39 @@ export function createWebFetchTool(
     concurrencySafe: true,
     kind: 'fetch',
     async execute(args, ctx) {
-      const url = new URL(args.url);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        throw new WorkspaceToolError(
-          'workspace.fetch-scheme',
-          `only http and https URLs are fetched, not ${url.protocol}`,
-          'web_fetch',
-        );
-      }
       const timeoutMs = Math.min(maxTimeout, args.timeoutMs ?? maxTimeout);
       const maxBytes = Math.min(maxBytesCap, args.maxBytes ?? maxBytesCap);
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(timeoutMs)]);
+      // Redirects are followed by hand so that every hop passes the same scheme and address checks.
+      let url = new URL(args.url);
       let response: Response;
-      try {
-        response = await fetch(url, {
-          signal,
-          redirect: 'follow',
-          headers: { accept: 'text/*, application/json;q=0.9, */*;q=0.5' },
-        });
-      } catch (error) {
-        throw fetchError(error, args.url, timeoutMs);
+      for (let hop = 0; ; hop++) {
+        await assertFetchable(url, allowNonPublic);
+        try {
+          response = await fetch(url, {
+            signal,
+            redirect: 'manual',
+            headers: { accept: 'text/*, application/json;q=0.9, */*;q=0.5' },
+          });
+        } catch (error) {
+          throw fetchError(error, args.url, timeoutMs);
+        }
+        const location = response.headers.get('location');
+        if (response.status < 300 || response.status >= 400 || !location) break;
+        await response.body?.cancel().catch(() => {});
+        if (hop >= MAX_REDIRECTS) {
+          throw new WorkspaceToolError(
+            'workspace.fetch-redirects',
+            `more than ${MAX_REDIRECTS} redirects from ${args.url}`,
+            'web_fetch',
+          );
+        }
+        url = new URL(location, url);
       }
       const { text, truncated } = await readCapped(response, maxBytes, args.url, timeoutMs);
       return {
         url: args.url,
-        finalUrl: response.url,
+        finalUrl: url.toString(),
         status: response.status,
         contentType: response.headers.get('content-type') ?? '',
         body: text,
@@ -78,6 +88,38 @@ export function createWebFetchTool(
       };
     },
   };
+}
+
+const MAX_REDIRECTS = 5;
+
+/** Refuses schemes other than http(s) and, unless allowed, hosts that resolve to non-public addresses. */
+async function assertFetchable(url: URL, allowNonPublic: boolean): Promise<void> {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new WorkspaceToolError(
+      'workspace.fetch-scheme',
+      `only http and https URLs are fetched, not ${url.protocol}`,
+      'web_fetch',
+    );
+  }
+  if (allowNonPublic) return;
+  let address: string | undefined;
+  try {
+    address = await nonPublicAddressOf(url.hostname);
+  } catch (error) {
+    throw new WorkspaceToolError(
+      'workspace.fetch-failed',
+      `cannot resolve ${url.hostname}: ${String(error)}`,
+      'web_fetch',
+    );
+  }
+  if (address !== undefined) {
+    throw new WorkspaceToolError(
+      'workspace.fetch-private-address',
+      `${url.hostname} resolves to the non-public address ${address}; set fetch.allowPrivateNetwork to reach internal hosts`,
+      'web_fetch',
+      { host: url.hostname, address },
+    );
+  }
 }
 
 /** Reads at most `maxBytes` of the body, then cancels the stream so a huge or endless body costs nothing more. */

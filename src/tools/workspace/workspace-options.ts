@@ -42,6 +42,11 @@ export interface WorkspaceToolOptions {
     readonly timeoutMs?: number;
     /** Body bytes kept at most (default 512 KiB). */
     readonly maxBytes?: number;
+    /**
+     * Allow hosts that resolve to loopback, private, link-local (cloud metadata) and similar
+     * addresses. Off by default: a model must not reach internal services through `web_fetch`.
+     */
+    readonly allowPrivateNetwork?: boolean;
   };
 }
 

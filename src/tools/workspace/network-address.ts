@@ -1,0 +1,49 @@
+import { lookup } from 'node:dns/promises';
+import { BlockList, isIP } from 'node:net';
+
+/** Loopback, private, link-local (cloud metadata), carrier-grade NAT, benchmark, multicast and unspecified ranges. */
+const NON_PUBLIC = new BlockList();
+for (const [net, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 3],
+] as const) {
+  NON_PUBLIC.addSubnet(net, prefix, 'ipv4');
+}
+for (const [net, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const) {
+  NON_PUBLIC.addSubnet(net, prefix, 'ipv6');
+}
+
+/** True for an address a fetch from the agent must not reach by default. Pure. */
+export function isNonPublicAddress(ip: string): boolean {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return NON_PUBLIC.check(mapped[1]!, 'ipv4');
+  const family = isIP(ip);
+  if (family === 4) return NON_PUBLIC.check(ip, 'ipv4');
+  if (family === 6) return NON_PUBLIC.check(ip, 'ipv6');
+  return true;
+}
+
+/**
+ * The first non-public address `hostname` resolves to, or undefined when all are public.
+ * (A name can still re-resolve differently at connect time — DNS rebinding; an egress proxy is the
+ * complete answer, this check stops the plain cases such as metadata and localhost services.)
+ */
+export async function nonPublicAddressOf(hostname: string): Promise<string | undefined> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  return addresses.find(isNonPublicAddress);
+}
