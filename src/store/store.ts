@@ -49,7 +49,10 @@ export interface Store {
   readonly admin: TenantRepositories;
   /** Repositories bound to `tenant` (`*` and empty names are refused). */
   forTenant(tenant: string): TenantRepositories;
-  /** Flushes the audit, then closes the connection(s). */
+  /**
+   * Flushes the audit, then closes the connection(s). While the database is unreachable this keeps
+   * retrying rather than discard records; `audit.stats()` shows what is pending.
+   */
   close(): Promise<void>;
 }
 
