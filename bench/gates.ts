@@ -3,6 +3,7 @@
  * latency distribution for one 4 KB text (targets: ≥ 20 MB/s, p99 ≤ 1 ms). Also times PII
  * finding and watermark embed/decode on the same text. Prints one JSON object on the last line.
  */
+import { loadavg } from 'node:os';
 import { decodeWatermark, embedWatermark, findPii, scanText } from '../src/gates/index.js';
 
 const parts = [
@@ -41,11 +42,15 @@ for (const channel of ['user_input', 'tool_output'] as const) {
 }
 
 const lat: number[] = [];
+const t4k = performance.now();
 for (let i = 0; i < 5000; i++) {
   const t = performance.now();
   scanText(text4k, { channel: i % 2 ? 'tool_output' : 'user_input' });
   lat.push(performance.now() - t);
 }
+const mbps4k =
+  Math.round(((5000 * Buffer.byteLength(text4k)) / 1024 / 1024 / ((performance.now() - t4k) / 1000)) * 10) /
+  10;
 lat.sort((a, b) => a - b);
 
 const piiLat: number[] = [];
@@ -67,10 +72,12 @@ for (let i = 0; i < 1000; i++) {
 wmLat.sort((a, b) => a - b);
 
 const result = {
-  scan_mb_per_s: mbps,
+  scan_mb_per_s: { ...mbps, over_4kb_texts: mbps4k },
   scan_4kb_ms: { p50: r3(percentile(lat, 50)), p99: r3(percentile(lat, 99)), max: r3(lat[lat.length - 1]!) },
   pii_4kb_ms: { p50: r3(percentile(piiLat, 50)), p99: r3(percentile(piiLat, 99)) },
   watermark_embed_decode_4kb_ms: { p50: r3(percentile(wmLat, 50)), p99: r3(percentile(wmLat, 99)) },
   targets: { scan_mb_per_s: 20, scan_4kb_p99_ms: 1 },
+  // Shared CI machines make tail latency mostly scheduler noise: record the load with the numbers.
+  load_average_1m: Math.round(loadavg()[0]! * 10) / 10,
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -590,7 +590,9 @@ export const RECOGNISERS: readonly Recogniser[] = [
     'tool.zh.sensitive_action',
     'hidden_tool_instruction',
     1.7,
-    `(?:发送|转发|转账|汇款|上传|导出|分享|抄送|泄露|公开|删除|清空|重置|修改|提供|复制)[^。\\n]{0,24}?${SENSITIVE_ZH}|${SENSITIVE_ZH}[^。\\n]{0,24}?(?:发送|转发|上传|导出|分享|抄送|泄露|公开|发到|发给)`,
+    // Verb first, or the 把/将 construction (object before verb). Starting an alternative with
+    // the long sensitive-word list made this the slowest recogniser by far.
+    `(?:发送|转发|转账|汇款|上传|导出|分享|抄送|泄露|公开|删除|清空|重置|修改|提供|复制)[^。\\n]{0,24}?${SENSITIVE_ZH}|(?:把|将)[^。\\n]{0,8}?${SENSITIVE_ZH}[^。\\n]{0,24}?(?:发送|转发|上传|导出|分享|抄送|泄露|公开|发到|发给)`,
     '要求对敏感数据执行操作',
   ),
   r(

@@ -39,7 +39,7 @@ interface Hit {
   readonly end: number;
 }
 
-function runOne(rec: Recogniser, text: string, hits: Hit[]): void {
+function runOne(rec: Recogniser, text: string, hits: Hit[], offset = 0): void {
   rec.pattern.lastIndex = 0;
   let n = 0;
   for (let m = rec.pattern.exec(text); m !== null; m = rec.pattern.exec(text)) {
@@ -54,11 +54,30 @@ function runOne(rec: Recogniser, text: string, hits: Hit[]): void {
       type: rec.type,
       weight: rec.weight,
       reason: rec.reason,
-      start: m.index + lead,
-      end: m.index + m[0].length,
+      start: offset + m.index + lead,
+      end: offset + m.index + m[0].length,
     });
     if (++n >= MAX_HITS_PER_RULE) break;
   }
+}
+
+/** Supporting signals are looked for this far around a primary hit (long texts only). */
+const SUPPORT_WINDOW = 1500;
+
+/** Merged [start, end) windows around the hits. */
+function windowsAround(hits: readonly Hit[], length: number): Array<[number, number]> {
+  const ws = hits.map((h): [number, number] => [
+    Math.max(0, h.start - SUPPORT_WINDOW),
+    Math.min(length, h.end + SUPPORT_WINDOW),
+  ]);
+  ws.sort((a, b) => a[0] - b[0]);
+  const out: Array<[number, number]> = [];
+  for (const w of ws) {
+    const last = out[out.length - 1];
+    if (last && w[0] <= last[1]) last[1] = Math.max(last[1], w[1]);
+    else out.push(w);
+  }
+  return out;
 }
 
 function runRecognisers(text: string): Hit[] {
@@ -66,8 +85,16 @@ function runRecognisers(text: string): Hit[] {
   for (const rec of PRIMARY) runOne(rec, text, hits);
   if (hits.length === 0) return hits;
   const present = new Set(hits.map((h) => h.type));
-  for (const rec of SUPPORTING_RECOGNISERS)
-    if (rec.requires!.some((t) => present.has(t))) runOne(rec, text, hits);
+  const supporting = SUPPORTING_RECOGNISERS.filter((rec) => rec.requires!.some((t) => present.has(t)));
+  if (supporting.length === 0) return hits;
+  const windows =
+    text.length <= 2 * SUPPORT_WINDOW
+      ? [[0, text.length] as [number, number]]
+      : windowsAround(hits, text.length);
+  for (const [a, b] of windows) {
+    const slice = a === 0 && b === text.length ? text : text.slice(a, b);
+    for (const rec of supporting) runOne(rec, slice, hits, a);
+  }
   return hits;
 }
 
