@@ -3,6 +3,7 @@
  * compilation, per-agent tool resolution, and the per-call check (access stage + approval
  * decision, which is what the gateway runs for every call). Prints one JSON object.
  */
+import { loadavg } from 'node:os';
 import {
   type AccessState,
   approvalFor,
@@ -168,10 +169,12 @@ const q = (xs: number[], p: number) => {
   const sorted = [...xs].sort((a, b) => a - b);
   return Number(sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!.toFixed(2));
 };
-const shellSamples = samples.filter((_, i) => {
+const isShellRun = (i: number) => {
   const c = calls[i % calls.length]!;
   return c.name === 'shell' && c.state.tools.has('shell');
-});
+};
+const shellSamples = samples.filter((_, i) => isShellRun(i));
+const otherSamples = samples.filter((_, i) => !isShellRun(i));
 process.stdout.write(
   `${JSON.stringify({
     tools: tools.length,
@@ -184,6 +187,9 @@ process.stdout.write(
     callCheckUs: { p50: q(samples, 0.5), p99: q(samples, 0.99), max: q(samples, 1), n: samples.length },
     shellCallCheckUs: { p50: q(shellSamples, 0.5), p99: q(shellSamples, 0.99), n: shellSamples.length },
     shellShare: Number(shellShare.toFixed(2)),
+    otherCallCheckUs: { p50: q(otherSamples, 0.5), p99: q(otherSamples, 0.99), n: otherSamples.length },
+    // Timing on a shared machine: a high load average inflates the tail.
+    loadAvg1m: Number(loadavg()[0]!.toFixed(1)),
     targetP99Us: 20,
     sink: sink > 0,
   })}\n`,

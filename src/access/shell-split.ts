@@ -127,7 +127,15 @@ function endPiece(st: TokenizerState): void {
   st.piece = { words: [], redirects: [] };
 }
 
+/** Characters that make a line more than whitespace-separated words. */
+const SPECIAL = /['"\\$`<>()&|;#\n{}]/;
+
 function tokenize(line: string, inner: string[], state: { opaque: boolean }): RawPiece[] {
+  if (!SPECIAL.test(line)) {
+    // Fast path: a plain command is just its words.
+    const words = line.split(/[ \t]+/).filter((w) => w !== '');
+    return words.length > 0 ? [{ words, redirects: [] }] : [];
+  }
   const st: TokenizerState = {
     pieces: [],
     piece: { words: [], redirects: [] },
