@@ -178,5 +178,5 @@ describe('hostile model through the real gateway and policy stages', () => {
     // the run only means something if both outcomes happen a fair number of times
     expect(executed).toBeGreaterThan(20);
     expect(refused).toBeGreaterThan(20);
-  });
+  }, 120_000);
 });
