@@ -169,6 +169,8 @@ export class AgentSession {
   run(prompt: string): RunHandle {
     if (this.#current && !this.#current.signal.aborted && this.#running)
       throw new SessionBusyError(this.sessionId);
+    // Re-resolve per run: tools registered since the last run become visible, removed ones vanish.
+    this.#grant = undefined;
     const stream = this.events.subscribe();
     const frame = new AgentFrame({
       runtime: this.#rt,

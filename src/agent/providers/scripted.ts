@@ -123,13 +123,14 @@ export class ScriptedProvider implements ModelProvider {
       name: c.name,
       arguments: c.arguments ?? {},
     }));
-    const sent = JSON.stringify(request.messages).length + request.system.length;
+    // Rough estimate (4 characters a token) only when the script gives no usage.
+    const estimate = () => Math.ceil((JSON.stringify(request.messages).length + request.system.length) / 4);
     yield {
       type: 'message',
       message: { text, toolCalls, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop' },
       usage: turn.usage
         ? { inputTokens: turn.usage.input_tokens, outputTokens: turn.usage.output_tokens }
-        : { inputTokens: Math.ceil(sent / 4), outputTokens: Math.ceil((text.length + 1) / 4) },
+        : { inputTokens: estimate(), outputTokens: Math.ceil((text.length + 1) / 4) },
     };
   }
 }

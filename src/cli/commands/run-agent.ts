@@ -57,7 +57,9 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
   let registry: Runtime['registry'] | undefined;
   const rt = await createRuntime(config, { stages: agentGatewayStages((name) => registry?.get(name)) });
   registry = rt.registry;
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  let out = (line: string) => {
+    process.stdout.write(`${line}\n`);
+  };
   try {
     const identity = rt.identities.resolve(opts.user, opts.tenant);
     let provider: ModelProvider;
@@ -84,9 +86,21 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
       cwd: process.cwd(),
     });
     const onSigint = () => session.interrupt();
+    // A closed pipe (`twinline run … | head`) stops the run instead of crashing on EPIPE.
+    let piped = true;
+    const onStdoutError = (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE') throw err;
+      piped = false;
+      session.interrupt();
+    };
     process.once('SIGINT', onSigint);
+    process.stdout.on('error', onStdoutError);
     try {
       if (!opts.json) out(`${identity.tenant}/${identity.user} · ${session.model} · mode ${mode}`);
+      const write = out;
+      out = (line) => {
+        if (piped) write(line);
+      };
       const printer = opts.json ? (e: AgentEvent) => out(JSON.stringify(e)) : progressPrinter(out);
       const handle = session.run(request);
       for await (const event of handle) printer(event);
@@ -95,6 +109,7 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
       return EXIT[result.status];
     } finally {
       process.removeListener('SIGINT', onSigint);
+      // The stdout listener stays: an EPIPE can surface after the last write of a one-shot run.
     }
   } finally {
     await rt.close();
