@@ -58,6 +58,19 @@ export function splitShellCommand(line: string): SplitShellCommand {
   const state = { opaque: false, substitution: false };
   const segments: ShellSegment[] = [];
   collect(line, false, segments, state, 0);
+  if (state.opaque) {
+    // What we could not read may still run. For deny and ask rules, also read the line naively —
+    // quotes ignored, every operator a separator — so a here-doc cannot hide `; rm -rf ~`.
+    for (const part of line.split(/[;&|\n()`<>]+|\$\(/)) {
+      const words = part
+        .replace(/['"\\]/g, ' ')
+        .trim()
+        .split(/\s+/)
+        .filter((w) => w !== '');
+      const seg = toSegment({ words, redirects: [] }, true);
+      if (seg) segments.push(seg);
+    }
+  }
   return { segments, hasSubstitution: state.substitution, opaque: state.opaque };
 }
 

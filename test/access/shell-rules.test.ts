@@ -47,6 +47,8 @@ describe('compound shell commands are judged per simple command', () => {
       '"rm" -rf x',
       "bash -c 'rm -rf x'",
       'eval rm -rf x',
+      'cat <<EOF; rm -rf x\nhello\nEOF',
+      "echo 'unbalanced; rm -rf x",
     ]) {
       expect(ruleEffect(deny, 'shell', { command }), command).toBe('deny');
     }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   APPROVAL_MODES,
   type ApprovalMode,
+  approvalFor,
   BUILTIN_TOOL_NAMES,
   checkAccess,
   compileRuleSet,
@@ -119,6 +120,46 @@ describe('access invariants (fast-check)', () => {
         }
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it('hostile input never throws: any command line, any arguments', () => {
+    const set = compileRuleSet(
+      [
+        {
+          source: 's',
+          allow: ['shell(git status:*)', 'Read(./src/**)'],
+          ask: ['shell(git push *)'],
+          deny: ['Read(./.env)', 'shell(rm *)', 'WebFetch(domain:evil.com)'],
+        },
+      ],
+      ROOTS,
+    );
+    const state = {
+      agentName: 'x',
+      tools: new Set(UNIVERSE),
+      rules: set,
+      mode: 'auto' as const,
+      background: true,
+      depth: 1,
+    };
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string(), fc.stringMatching(/^[a-z $();|&<>'"`\\\n#{}=*-]{0,40}$/)),
+        fc.anything(),
+        fc.constantFrom(...UNIVERSE, 'no_such_tool'),
+        (command, args, tool) => {
+          const shell = checkAccess(state, 'shell', { command });
+          expect(['allow', 'deny']).toContain(shell.verdict);
+          // an unquoted, uncommented `rm ` after a separator is always seen
+          if (!/['"\\#]/.test(command) && /(^|[;&|(\n`]\s*)rm /.test(command))
+            expect(shell.verdict).not.toBe('allow');
+          expect(() => checkAccess(state, tool, args)).not.toThrow();
+          expect(() => approvalFor(state, tool, args, undefined)).not.toThrow();
+          expect(() => checkAccess(state, 'tool_call', { name: tool, arguments: args })).not.toThrow();
+        },
+      ),
+      { numRuns: 1000 },
     );
   });
 
