@@ -47,12 +47,16 @@ export interface PlatformOptions {
   readonly model?: string;
   readonly openedStore?: Store;
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Quick-line calls per second per user (default 10). */
+  /** Quick-line calls per window per user (default 10). */
   readonly quickQps?: number;
+  /** Length of the quick-line rate window in seconds (default 1: a QPS limit). */
+  readonly quickWindowSeconds?: number;
   /** Deep tasks running at once (default 2). */
   readonly deepConcurrency?: number;
   /** A shared Redis (`ioredis`) for rate limits and the read cache across processes. */
   readonly redis?: import('ioredis').Redis;
+  /** Prefix of this deployment's Redis keys (default `twinline`), so deployments can share a Redis. */
+  readonly redisPrefix?: string;
   readonly now?: () => Date;
   readonly taskLeaseMs?: number;
   /** Sees every audit record the line gateways write (metrics). */
@@ -133,11 +137,13 @@ export async function createPlatform(
   const cache = new QuickResultCache();
   const limiter = new UserRateLimiter({
     points: options.quickQps ?? 10,
+    durationSeconds: options.quickWindowSeconds ?? 1,
     ...(options.redis ? { redis: options.redis } : {}),
-    keyPrefix: 'twinline:quick',
+    keyPrefix: `${options.redisPrefix ?? 'twinline'}:quick`,
   });
 
-  const resultStages: ResultStage[] = [createRedactionStage(), createQuotingStage(), createWriteFactStage()];
+  // Quote (and scan) third-party text first, then redact by field tag and viewer level.
+  const resultStages: ResultStage[] = [createQuotingStage(), createRedactionStage(), createWriteFactStage()];
   const lineStages = (allow: ReadonlySet<string>, extra: GatewayStage[]): GatewayStage[] => {
     let stages = [...runtime.gateway.stages];
     if (policy) stages = stages.map((s) => (s.name === 'rbac' ? createPolicyStage(policy) : s));
@@ -209,8 +215,8 @@ export async function createPlatform(
     gateway: gateways.deep,
     tools: deepTools,
     allowlist: deepTools.names,
-    // One planner per platform: a scripted model plays its script across tasks in order.
-    planner: new ModelPlanner(newProvider() ?? unavailableProvider(), now),
+    // A planner per task run: a scripted model replays its script for each task.
+    planner: () => new ModelPlanner(newProvider() ?? unavailableProvider(), now),
     resolveIdentity,
     ...(options.taskLeaseMs ? { leaseMs: options.taskLeaseMs } : {}),
     now,

@@ -196,7 +196,16 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const task = await tasks.getTask(taskId);
       if (!task || (!isReviewer(id) && task.user !== id.user)) throw new NotFoundError(`task ${taskId}`);
       const steps = await tasks.getSteps(taskId);
-      return { task: taskView(task), steps };
+      const state = (task.plan ?? {}) as {
+        final?: string;
+        plan?: { goal?: string; capabilities?: string[] };
+      };
+      return {
+        task: taskView(task),
+        steps,
+        ...(state.plan ? { plan: { goal: state.plan.goal, capabilities: state.plan.capabilities } } : {}),
+        ...(state.final !== undefined ? { result: state.final } : {}),
+      };
     });
 
     v1.post('/v1/tasks/:id/cancel', async (req) => {

@@ -45,8 +45,11 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const platform = await createPlatform(config, {
     env,
     ...(options.model ? { model: options.model } : {}),
-    ...(redis ? { redis } : {}),
+    ...(redis ? { redis, redisPrefix: env.TWINLINE_REDIS_PREFIX || 'twinline' } : {}),
     ...(env.TWINLINE_TASK_LEASE_MS ? { taskLeaseMs: Number(env.TWINLINE_TASK_LEASE_MS) } : {}),
+    ...(env.TWINLINE_QUICK_QPS ? { quickQps: Number(env.TWINLINE_QUICK_QPS) } : {}),
+    ...(env.TWINLINE_QUICK_WINDOW_S ? { quickWindowSeconds: Number(env.TWINLINE_QUICK_WINDOW_S) } : {}),
+    ...(env.TWINLINE_DEEP_CONCURRENCY ? { deepConcurrency: Number(env.TWINLINE_DEEP_CONCURRENCY) } : {}),
     onAudit: (rec) => metrics?.calls.inc({ tool: rec.tool, status: rec.status, domain: rec.domain }),
   });
   metrics = new ServerMetrics(platform);
@@ -64,10 +67,11 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
 
   // Tasks a stopped process left behind, and reviews that expired or a rule can decide.
   const resumed = await platform.resumeTasks();
+  const sweepMs = Number(env.TWINLINE_SWEEP_MS || 5_000);
   const sweep = setInterval(() => {
     platform.reviews.process().catch(() => {});
     platform.resumeTasks().catch(() => {});
-  }, 5_000);
+  }, sweepMs);
   sweep.unref();
 
   log(`Twinline ${VERSION} serving ${config.domain} on ${platform.store.dialect}`);

@@ -43,26 +43,10 @@ beforeAll(async () => {
     ],
   };
   const script = join(office.dir, 'deep.json');
-  // The second plan declares billing for a request that never mentions it.
-  const sneaky = {
-    goal: 'Atlas progress',
-    capabilities: ['billing_report_query'],
-    steps: [
-      {
-        goal: 'Billing, unasked',
-        tool: 'billing_report_query',
-        args: { period: '2026-11', project: 'atlas' },
-      },
-    ],
-  };
+  // Each task replays this script: the plan declares billing_report_query.
   writeFileSync(
     script,
-    JSON.stringify([
-      { text: JSON.stringify(plan) },
-      { text: 'Atlas billing reviewed and reported.' },
-      { text: JSON.stringify(sneaky) },
-      { text: 'Progress reported.' },
-    ]),
+    JSON.stringify([{ text: JSON.stringify(plan) }, { text: 'Atlas billing reviewed and reported.' }]),
   );
   server = await startServer({
     port: 0,
@@ -132,8 +116,8 @@ describe('deep line through the API: review, approval, continuation', () => {
     expect(accepted.body.route.target).toBe('deep');
     expect(accepted.body.outcome).toBe('completed');
     const t = await api('GET', `/v1/tasks/${accepted.body.taskId}`, carol);
-    expect(t.body.steps[0].status).toBe('failed');
-    expect(t.body.steps[0].error).toMatch(/never declared/);
+    expect(t.body.steps[1].status).toBe('failed');
+    expect(t.body.steps[1].error).toMatch(/never declared/);
     const pending = await api('GET', '/v1/reviews?status=pending', 'tw-acme-rita-demo');
     expect(
       pending.body.reviews.filter((r: { tool: string }) => r.tool === 'billing_report_query'),

@@ -16,7 +16,11 @@ export interface DeepLineDeps {
   readonly tools: { get(name: string): ToolSpec | undefined };
   /** The deep line's tool allowlist (its own trust chain). */
   readonly allowlist: ReadonlySet<string>;
-  readonly planner: PlannerPort;
+  /**
+   * The planner of one task run. A factory gets a fresh planner per run, so a deterministic
+   * (scripted) model replays per task and a resumed task finds its place in the script.
+   */
+  readonly planner: PlannerPort | (() => PlannerPort);
   /** Re-resolves identity on resume: roles come from the directory now, not from the task row. */
   readonly resolveIdentity: (tenant: string, user: string) => Identity | undefined;
   /** This process, for task leases. */
@@ -119,16 +123,12 @@ export class DeepLine {
       return { taskId, outcome: state.outcome, text: state.final, ...(await this.#ledger(tasks, taskId)) };
     }
 
+    const planner = typeof this.deps.planner === 'function' ? this.deps.planner() : this.deps.planner;
     if (!state.plan) {
       await tasks.updateTask(taskId, { status: 'planning' });
       let plan: Plan;
       try {
-        const answer = await this.deps.planner.plan(
-          task.request,
-          this.#declarations(),
-          state.plannerTurns,
-          signal,
-        );
+        const answer = await planner.plan(task.request, this.#declarations(), state.plannerTurns, signal);
         state = { ...state, plannerTurns: state.plannerTurns + 1 };
         plan = parsePlan(answer);
       } catch (err) {
@@ -199,7 +199,7 @@ export class DeepLine {
 
     let text: string;
     try {
-      text = await this.deps.planner.compose(task.request, plan, summaries, state.plannerTurns, signal);
+      text = await planner.compose(task.request, plan, summaries, state.plannerTurns, signal);
       state = { ...state, plannerTurns: state.plannerTurns + 1 };
     } catch {
       text = composeReport(plan, summaries);
