@@ -119,13 +119,14 @@ const identities: Identity[] = USER_NAMES.map((user) => ({
     projects: some(PROJECTS, 0, 4),
   },
 }));
+const toolsByRole = new Map<string, ToolFacts[]>(
+  roles.map((r) => [r, tools.filter((t) => t.allowedRoles.includes(r))]),
+);
 const requests = Array.from({ length: REQUESTS }, () => {
   const identity = pick(identities);
   // bias toward tools the user may call at all, so requests reach the ABAC rules
-  const tool =
-    rand() < 0.7
-      ? (tools.find((t) => t.allowedRoles.includes(pick(identity.roles))) ?? pick(tools))
-      : pick(tools);
+  const mine = toolsByRole.get(pick(identity.roles)) ?? [];
+  const tool = rand() < 0.7 && mine.length > 0 ? pick(mine) : pick(tools);
   const args: Record<string, unknown> = {
     user: rand() < 0.5 ? identity.user : pick(USER_NAMES),
     department: pick(DEPTS),

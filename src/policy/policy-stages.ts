@@ -7,11 +7,7 @@ import { createPolicyStage } from './policy-stage.js';
 import type { PolicyDocument } from './types.js';
 
 export interface PolicyStageOptions {
-  /**
-   * Leave out the intent stage. Only for a gateway that runs nothing but human-approved reviews:
-   * intent was checked when the call was queued (it runs before `review`), and the approval is
-   * the second confirmation.
-   */
+  /** Leave out the intent stage (only for a gateway that never serves a model's calls). */
   readonly intent?: boolean;
 }
 

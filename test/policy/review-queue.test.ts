@@ -3,11 +3,11 @@ import { loadReviewerFile } from '../../src/policy/index.js';
 import { ReviewService } from '../../src/review/index.js';
 import { ctxFor, type OfficeHarness, openOffice, who } from './office.js';
 
-// The gateway re-runs every stage but `review` when it executes an approval; the intent stage
-// would need the approval to count as a declaration (see the report), so it is left out here.
+// The full policy pipeline, intent included: the gateway re-runs every stage but `review` when it
+// executes an approval, and marks that context as confirmed by the human (intent not enforced).
 let office: OfficeHarness;
 beforeAll(async () => {
-  office = await openOffice({ intent: false });
+  office = await openOffice();
 });
 afterAll(async () => {
   await office.close();

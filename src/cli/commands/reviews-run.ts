@@ -104,10 +104,11 @@ export async function runReviewsDecide(
   opts: ReviewsDecideOptions,
 ): Promise<void> {
   const config = loadConfig(opts.config);
-  // This gateway only runs human-approved reviews: intent was checked when the call was queued.
+  // The policy pipeline re-runs on the approved call (the gateway skips only `review` and marks
+  // the approval as the confirmation of intent).
   const stages =
     config.policies.length > 0
-      ? [schemaStage, ...createPolicyStages(loadPolicyFiles(config.policies), { intent: false }), reviewStage]
+      ? [schemaStage, ...createPolicyStages(loadPolicyFiles(config.policies)), reviewStage]
       : undefined;
   const runtime = await createRuntime(config, { store: true, ...(stages ? { stages } : {}) });
   try {
