@@ -71,6 +71,7 @@ export class StreamJsonEngine {
   private readonly readCache = new Map<string, SeededFile>();
   private runtimePromise: Promise<EngineRuntime> | undefined;
   private runtime: EngineRuntime | undefined;
+  private pendingModel: { value: string | undefined } | undefined;
   private readonly queue: UserMessage[] = [];
   private current: RunningTurn | undefined;
   private draining = false;
@@ -339,9 +340,12 @@ export class StreamJsonEngine {
         const requested =
           typeof req['model'] === 'string' && req['model'] ? (req['model'] as string) : undefined;
         const runtime = this.runtime;
-        this.model = runtime
-          ? await runtime.setModel(requested)
-          : (requested ?? this.opts.args.model ?? 'default');
+        if (runtime) this.model = await runtime.setModel(requested);
+        else {
+          // the runtime may be loading with the old model: apply this once it is up
+          this.pendingModel = { value: requested };
+          this.model = requested ?? this.opts.args.model ?? 'default';
+        }
         return replies.setModel(d, this.model);
       }
       case 'seed_read_state': {
@@ -393,9 +397,11 @@ export class StreamJsonEngine {
           approvalMode: this.mode.approvalMode,
           env: this.opts.env,
         })
-        .then((rt) => {
+        .then(async (rt) => {
+          const pending = this.pendingModel;
+          this.pendingModel = undefined;
+          this.model = pending ? await rt.setModel(pending.value) : rt.model();
           this.runtime = rt;
-          this.model = rt.model();
           if (this.readCache.size > 0) rt.seedReadState([...this.readCache.values()]);
           return rt;
         });

@@ -126,6 +126,16 @@ describe('TwinlineAgent (twinline/sdk)', () => {
     expect(events.at(-1)).toMatchObject({ type: 'result', subtype: 'success', result: 'steered' });
   });
 
+  it('setModel() before the first run applies to that run (the runtime may still be loading)', async () => {
+    const { dir, model } = workspace([{ text: 'from the first model' }]);
+    const other = writeScript(dir, 'other.json', [{ text: 'from the other model' }]);
+    const a = agent({ cwd: dir, model });
+    expect(await a.setModel(other)).toBe(other);
+    const events = await collect(a.run('which model?'));
+    expect(events.find((e) => e.type === 'system' && e.subtype === 'init')).toMatchObject({ model: other });
+    expect(events.at(-1)).toMatchObject({ type: 'result', result: 'from the other model' });
+  });
+
   it('rejects an unknown permission mode with the valid names', async () => {
     const { dir, model } = workspace([{ text: 'x' }]);
     const a = agent({ cwd: dir, model });
