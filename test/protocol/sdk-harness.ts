@@ -34,8 +34,9 @@ export function fileText(dir: string, name: string): string | undefined {
 export function engineEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  delete env['TWINLINE_USER'];
-  delete env['TWINLINE_MODEL'];
+  for (const k of ['TWINLINE_USER', 'TWINLINE_TENANT', 'TWINLINE_MODEL', 'TWINLINE_CONFIG', 'TWINLINE_DATABASE_URL']) {
+    delete env[k];
+  }
   return { ...env, ...extra };
 }
 
