@@ -3,18 +3,22 @@ import { dirname, join } from 'node:path';
 import { type AccessState, compileRuleSet, createAccessStage } from '../access/index.js';
 import { createAccessPort, createProvider, type ModelProvider, NoProviderError } from '../agent/index.js';
 import type { TwinlineConfig } from '../config/index.js';
+import { type ContextBus, openContextBus } from '../context/index.js';
 import type { Identity } from '../core/index.js';
 import { createInputGate, createQuotingStage, createRedactionStage } from '../gates/index.js';
 import { type GatewayStage, insertStage, type ResultStage, ToolGateway } from '../gateway/index.js';
 import {
   assertDisjointAllowlists,
+  assertStrictQuickTools,
   createWriteFactStage,
   DeepLine,
   LineDispatcher,
+  MemoryCacheBackend,
   ModelPlanner,
   QuickLine,
   QuickResultCache,
   ReadonlyLine,
+  RecentSummaries,
   type RequestOptions,
   type RequestResult,
   withQuickCache,
@@ -40,6 +44,7 @@ import { createRuntime, type Runtime } from '../runtime/index.js';
 import type { AuditRecord, AuditSink, Store } from '../store/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import { LineToolCatalog, withBreaker } from './line-tools.js';
+import { gateOutput, loadWatermarkKey } from './output-gate.js';
 import { RoutingLog } from './routing-log.js';
 
 export interface PlatformOptions {
@@ -61,6 +66,10 @@ export interface PlatformOptions {
   readonly taskLeaseMs?: number;
   /** Sees every audit record the line gateways write (metrics). */
   readonly onAudit?: (rec: AuditRecord) => void;
+  /** The context bus (default: `openContextBus` — NATS when `TWINLINE_NATS_URL`, else in-process). */
+  readonly contextBus?: ContextBus;
+  /** Wraps every registry tool before the lines see it (benchmarks: an injected backend delay). */
+  readonly wrapTool?: (tool: ToolSpec) => ToolSpec;
 }
 
 /** What deciding a review did. */
@@ -90,8 +99,17 @@ export interface Platform {
   readonly routing: RoutingLog;
   readonly cache: QuickResultCache;
   readonly deepQueue: ConcurrencyQueue;
-  /** Routes and runs one request for a trusted identity. */
-  handle(identity: Identity, query: string, options?: RequestOptions): Promise<RequestResult>;
+  /** Summary events between lines (the context bus) and each user's recent summaries. */
+  readonly context: RecentSummaries;
+  /**
+   * Routes and runs one request for a trusted identity; the answer passes the output gate
+   * (outbound classifier, PII masking for the viewer, session watermark).
+   */
+  handle(
+    identity: Identity,
+    query: string,
+    options?: RequestOptions & { channel?: string },
+  ): Promise<RequestResult>;
   /** Cancels a deep task: aborts it here if it runs here, and marks it so no process continues it. */
   cancelTask(tenant: string, taskId: string): Promise<boolean>;
   /** Approves a review (reviewer of the same tenant): runs the call once, and continues its task. */
@@ -133,8 +151,13 @@ export async function createPlatform(
   const reviewersFile = join(dirname(config.file), 'reviewers.yaml');
   const reviewers = existsSync(reviewersFile) ? loadReviewerFile(reviewersFile) : undefined;
 
+  const watermarkKey = loadWatermarkKey(
+    join(dirname(config.store.sqliteFile ?? join('.twinline', 'twinline.sqlite')), 'watermark.key'),
+    env,
+  );
   const breakers = new ToolBreakers();
-  const cache = new QuickResultCache();
+  // The cache runs on the platform's clock, so expiry follows an injected `now`.
+  const cache = new QuickResultCache(new MemoryCacheBackend(10_000, () => now().getTime()));
   const limiter = new UserRateLimiter({
     points: options.quickQps ?? 10,
     durationSeconds: options.quickWindowSeconds ?? 1,
@@ -160,8 +183,20 @@ export async function createPlatform(
     return stages;
   };
 
+  const wrapTool = options.wrapTool ?? ((t: ToolSpec) => t);
   const allowed = (names: readonly string[]) =>
-    names.map((n) => registry.get(n)).filter((t): t is ToolSpec => !!t);
+    names
+      .map((n) => registry.get(n))
+      .filter((t): t is ToolSpec => !!t)
+      .map(wrapTool);
+  try {
+    assertStrictQuickTools(allowed(config.lines.quick), `${config.file}: lines.quick.allow`);
+  } catch (err) {
+    await runtime.close();
+    throw err;
+  }
+  const ownBus = !options.contextBus;
+  const context = new RecentSummaries(options.contextBus ?? (await openContextBus({ env })), { now });
   const deepTools = new LineToolCatalog(allowed(config.lines.deep).map((t) => withBreaker(t, breakers)));
   const quickTools = new LineToolCatalog(
     allowed(config.lines.quick).map((t) => withQuickCache(withBreaker(t, breakers), cache)),
@@ -220,6 +255,7 @@ export async function createPlatform(
     resolveIdentity,
     ...(options.taskLeaseMs ? { leaseMs: options.taskLeaseMs } : {}),
     now,
+    context,
   });
   const deepQueue = new ConcurrencyQueue({ concurrency: options.deepConcurrency ?? 2 });
   const quick = new QuickLine({
@@ -227,6 +263,7 @@ export async function createPlatform(
     catalog: quickTools,
     access: createAccessPort(),
     now,
+    context,
   });
   const readonly = new ReadonlyLine({
     gateway: gateways.readonly,
@@ -397,7 +434,11 @@ export async function createPlatform(
     routing,
     cache,
     deepQueue,
-    handle: (identity, query, opts) => dispatcher.handle(identity, query, opts),
+    context,
+    async handle(identity, query, opts) {
+      const result = await dispatcher.handle(identity, query, opts);
+      return gateOutput(identity, result, opts?.channel ?? 'api', { watermarkKey });
+    },
     async cancelTask(tenant, taskId) {
       const tasks = store.forTenant(tenant).tasks;
       const task = await tasks.getTask(taskId);
@@ -420,6 +461,8 @@ export async function createPlatform(
     async close() {
       for (const ac of running.values()) ac.abort('shutting down');
       breakers.shutdown();
+      context.close();
+      if (ownBus) await context.bus.close();
       await runtime.close();
     },
   };

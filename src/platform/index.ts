@@ -6,4 +6,5 @@ export {
   type ReviewDecisionResult,
 } from './create-platform.js';
 export { LineToolCatalog, withBreaker } from './line-tools.js';
+export { gateOutput, loadWatermarkKey, type OutputGateOptions } from './output-gate.js';
 export { type RoutingEntry, RoutingLog } from './routing-log.js';

@@ -1,10 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeWatermark, stripWatermark } from '../../src/gates/index.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { officeTempConfig } from '../support/office-temp.js';
 
 const KEY = (tenant: string, user: string) => `tw-${tenant}-${user}-demo`;
+const WATERMARK_KEY = 'test-watermark-key-0123456789abcdef';
 let server: RunningServer;
 let office: ReturnType<typeof officeTempConfig>;
 
@@ -52,7 +54,12 @@ beforeAll(async () => {
     port: 0,
     config: office.configFile,
     model: `scripted:${script}`,
-    env: { ...process.env, TWINLINE_DATABASE_URL: '', TWINLINE_REDIS_URL: '' },
+    env: {
+      ...process.env,
+      TWINLINE_DATABASE_URL: '',
+      TWINLINE_REDIS_URL: '',
+      TWINLINE_WATERMARK_KEY: WATERMARK_KEY,
+    },
     log: () => {},
   });
 });
@@ -97,7 +104,10 @@ describe('twinline serve — HTTP API', () => {
     expect(r.body.route.target).toBe('quick');
     expect(r.body.outcome).toBe('completed');
     expect(r.body.executed).toEqual(['calendar_list']);
-    expect(r.body.text).toBe('You have several events this year.');
+    expect(stripWatermark(r.body.text)).toBe('You have several events this year.');
+    // The answer carries the session watermark: a leaked copy names who and which session.
+    const wm = decodeWatermark(r.body.text, { key: WATERMARK_KEY });
+    expect(wm).toMatchObject({ tenant: 'acme', user: 'alice', session: r.body.sessionId, channel: 'api' });
     await server.platform.store.audit.flush();
     const audit = await call('GET', '/v1/audit?tool=calendar_list', ['acme', 'alice']);
     expect(audit.body.records.length).toBeGreaterThan(0);
