@@ -17,7 +17,9 @@ export type ModeCell =
   /** auto: read-only allowed, destructive denied, else ask */
   | 'auto-shell-check'
   /** auto: read-only or low-risk non-destructive allowed, else ask */
-  | 'auto-low-risk|ask';
+  | 'auto-low-risk|ask'
+  /** reads: inside the project root allowed, elsewhere (home, /etc) ask */
+  | 'in-project-allow|ask';
 
 /**
  * The approval modes per tool kind. This table IS the behaviour: `decideApproval` reads it, the
@@ -27,12 +29,12 @@ export type ModeCell =
  */
 export const MODE_TABLE: Readonly<Record<ToolKind, Readonly<Record<ApprovalMode, ModeCell>>>> = {
   read: {
-    plan: 'allow',
-    default: 'allow',
-    'auto-edit': 'allow',
-    auto: 'allow',
+    plan: 'in-project-allow|ask',
+    default: 'in-project-allow|ask',
+    'auto-edit': 'in-project-allow|ask',
+    auto: 'in-project-allow|ask',
     yolo: 'allow',
-    bubble: 'allow',
+    bubble: 'in-project-allow|ask',
   },
   edit: {
     plan: 'deny',

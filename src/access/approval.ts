@@ -23,6 +23,8 @@ export interface ApprovalInput {
   readonly riskLevel?: RiskLevel;
   /** Edits: the target is inside the project and not a protected path. */
   readonly safeEditTarget?: boolean;
+  /** Reads: the target is inside the project root (absent → treated as inside). */
+  readonly insideProject?: boolean;
   /** Background agents cannot prompt; an `ask` becomes a denial unless the mode is `bubble`. */
   readonly background?: boolean;
 }
@@ -102,6 +104,8 @@ function cellVerdict(cell: ModeCell, input: ApprovalInput): 'allow' | 'ask' | 'd
       return input.safeEditTarget ? 'allow' : 'ask';
     case 'auto-shell-check':
       return input.readOnly ? 'allow' : input.destructive ? 'deny' : 'ask';
+    case 'in-project-allow|ask':
+      return input.insideProject === false ? 'ask' : 'allow';
     case 'auto-low-risk|ask':
       if (input.destructive) return 'ask';
       return input.readOnly || input.riskLevel === 'low' ? 'allow' : 'ask';
@@ -111,6 +115,12 @@ function cellVerdict(cell: ModeCell, input: ApprovalInput): 'allow' | 'ask' | 'd
 /** Paths auto mode never edits without asking, relative to the project root. */
 const PROTECTED_PATH =
   /(^|\/)(\.git|\.twinline|\.vscode|\.idea|node_modules)(\/|$)|(^|\/)(\.env[^/]*|package\.json|package-lock\.json|\.npmrc|Makefile|\.bashrc|\.zshrc|\.profile)$/;
+
+/** True when `absPath` is the project root or below it. */
+export function isInside(absPath: string, projectRoot: string): boolean {
+  const root = projectRoot.endsWith('/') ? projectRoot.slice(0, -1) : projectRoot;
+  return absPath === root || absPath.startsWith(`${root}/`) || root === '';
+}
 
 /** True when an edit targets a path inside the project root that is not protected. */
 export function isSafeEditTarget(absPath: string, roots: PathRoots): boolean {
@@ -185,6 +195,9 @@ export function approvalFor(
     ...(spec?.riskLevel !== undefined ? { riskLevel: spec.riskLevel } : {}),
     ...(kind === 'edit'
       ? { safeEditTarget: isSafeEditTarget(targetPathOf(args, state.rules.roots), state.rules.roots) }
+      : {}),
+    ...(kind === 'read'
+      ? { insideProject: isInside(targetPathOf(args, state.rules.roots), state.rules.roots.projectRoot) }
       : {}),
     background: state.background || backgroundCaller,
   });

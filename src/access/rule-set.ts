@@ -358,7 +358,9 @@ function hostOf(url: unknown): string {
 const shellVerdicts = new WeakMap<CompiledRuleSet, Map<string, RuleEvaluation>>();
 
 function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string): RuleEvaluation {
-  const { split, shell } = analyseShell(command);
+  const analysis = analyseShell(command);
+  const split = analysis.split;
+  let shell = analysis.shell;
   let files: FileOps | undefined;
   const segs = split.segments;
   for (const effect of ['deny', 'ask'] as const) {
@@ -373,6 +375,13 @@ function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string):
     files ??= fileOpsOf(split, set.roots);
     const viaFiles = fileRuleHit(set, files, effect);
     if (viaFiles) return { effect, rule: viaFiles, shell };
+  }
+  // A read-only line that touches files outside the project is not "safe to run unasked".
+  if (shell.readOnly) {
+    files ??= fileOpsOf(split, set.roots);
+    const root = set.roots.projectRoot.replace(/\/$/, '');
+    const outside = (f: { abs: string }) => f.abs !== root && !f.abs.startsWith(`${root}/`);
+    if (files.reads.some(outside) || files.writes.some(outside)) shell = { ...shell, readOnly: false };
   }
   const whole = rules.index.allow.whole[0];
   if (whole) return { effect: 'allow', rule: whole, shell };

@@ -94,6 +94,15 @@ export const FILE_READING_COMMANDS = new Set([
   'md5sum',
   'jq',
   'cp',
+  // listing a directory reads it
+  'ls',
+  'tree',
+  'find',
+  'stat',
+  'file',
+  'du',
+  'realpath',
+  'readlink',
 ]);
 
 export function segmentIsReadOnly(seg: ShellSegment): boolean {

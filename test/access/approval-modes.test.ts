@@ -136,6 +136,19 @@ describe('approval modes × tool kinds', () => {
     expect(approve('plan', 'shell', { command: 'git status' }).verdict).toBe('allow');
   });
 
+  it('reads outside the project ask (except yolo), in-project reads run; read-only shell too', () => {
+    for (const mode of ['plan', 'default', 'auto-edit', 'auto', 'bubble'] as const) {
+      expect(approve(mode, 'read_file', { file_path: '~/.ssh/id_rsa' }).verdict).toBe('ask');
+      expect(approve(mode, 'grep', { pattern: 'x', path: '/etc' }).verdict).toBe('ask');
+      expect(approve(mode, 'read_file', { file_path: 'src/a.ts' }).verdict).toBe('allow');
+      expect(approve(mode, 'shell', { command: 'cat ~/.ssh/id_rsa' }).verdict).not.toBe('allow');
+      expect(approve(mode, 'shell', { command: 'cd /etc && cat passwd' }).verdict).not.toBe('allow');
+      expect(approve(mode, 'shell', { command: 'ls /' }).verdict).not.toBe('allow');
+      expect(approve(mode, 'shell', { command: 'cat README.md | wc -l' }).verdict).toBe('allow');
+    }
+    expect(approve('yolo', 'read_file', { file_path: '/etc/passwd' }).verdict).toBe('allow');
+  });
+
   it('auto edits: inside the project on unprotected paths only', () => {
     expect(approve('auto', 'edit', { file_path: 'src/a.ts' }).verdict).toBe('allow');
     expect(approve('auto', 'edit', { file_path: '.git/config' }).verdict).toBe('ask');
