@@ -70,6 +70,10 @@ export function targetPathOf(args: unknown, roots: PathRoots): string {
 
 /** Resolves a path written in a call or a shell word against the roots. */
 export function resolvePath(raw: string, roots: PathRoots): string {
+  // Fast path for the common plain relative name: nothing to collapse.
+  if (/^[A-Za-z0-9_@+,=-][\w@+,=.-]*(\/[\w@+,=-][\w@+,=.-]*)*$/.test(raw) && !/(^|\/)\.\.?(\/|$)/.test(raw)) {
+    return roots.cwd === '/' ? `/${raw}` : `${roots.cwd.replace(/\/$/, '')}/${raw}`;
+  }
   if (raw === '~') return posix.normalize(roots.home);
   if (raw.startsWith('~/')) return posix.join(roots.home, raw.slice(2));
   return posix.resolve(roots.cwd, raw);
