@@ -1,6 +1,16 @@
+export {
+  type LineSummary,
+  RecentSummaries,
+  type RecentSummariesOptions,
+} from './context/recent-summaries.js';
 export { composeReport, DeepLine, type DeepLineDeps, type DeepRunResult } from './deep/deep-line.js';
 export { type Plan, PlanFormatError, type PlanStep, parsePlan, planSchema } from './deep/plan.js';
 export { composerMessages, ModelPlanner, type PlannerPort, plannerMessages } from './deep/planner.js';
+export {
+  renderRelevantSummaries,
+  type SummaryEntry,
+  selectRelevantSummaries,
+} from './deep/relevant-summaries.js';
 export { renderSummary, type StepSummary, summariseStep } from './deep/step-summary.js';
 export {
   type DispatcherDeps,
@@ -14,9 +24,10 @@ export type { LineEvent, LineEventSink, RequestOutcome, RouteTarget } from './ev
 export { assertDisjointAllowlists } from './line-allowlists.js';
 export { outcomeOf } from './outcome.js';
 export { DEFAULT_CACHE_TTL_MS, withQuickCache } from './quick/cached-tools.js';
-export { QuickLine, type QuickLineDeps, type QuickRunResult } from './quick/quick-line.js';
+export { QuickLine, type QuickLineDeps, type QuickRunResult, quickSystemPrompt } from './quick/quick-line.js';
 export { type CacheBackend, MemoryCacheBackend, QuickResultCache } from './quick/result-cache.js';
+export { assertStrictQuickTools } from './quick/strict-allowlist.js';
 export { findLooseArguments, type LooseArgument } from './quick/strict-schema.js';
-export { createWriteFactStage } from './quick/write-fact-stage.js';
+export { createWriteFactStage, writeFact } from './quick/write-fact-stage.js';
 export { type ReadonlyAnswer, ReadonlyLine, type ReadonlyLineDeps } from './readonly/readonly-line.js';
 export { retrievalTerms } from './readonly/retrieval-terms.js';

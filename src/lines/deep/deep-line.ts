@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Identity } from '../../core/index.js';
 import type { CallContext, GatewayResult, ToolCall } from '../../gateway/index.js';
+import { ShingleLedger } from '../../policy/index.js';
 import type { StepRecord, TaskRecord, TaskRepository } from '../../store/index.js';
 import type { ToolSpec } from '../../tools/index.js';
+import type { RecentSummaries } from '../context/recent-summaries.js';
 import type { LineEventSink, RequestOutcome } from '../events.js';
 import { type Plan, PlanFormatError, parsePlan } from './plan.js';
 import type { PlannerPort } from './planner.js';
+import { renderRelevantSummaries, type SummaryEntry } from './relevant-summaries.js';
 import { renderSummary, type StepSummary, summariseStep } from './step-summary.js';
 
 /** What the deep line needs from the rest of the runtime. */
@@ -27,6 +30,10 @@ export interface DeepLineDeps {
   readonly owner?: string;
   readonly leaseMs?: number;
   readonly now?: () => Date;
+  /** The context bus as lines use it: a finished task publishes a one-line summary. */
+  readonly context?: RecentSummaries;
+  /** Most step summaries the composing prompt gets (default 8; failures and anomalies first). */
+  readonly summaryCap?: number;
 }
 
 /** Task state kept beside the plan, so a restart knows where the conversation stood. */
@@ -166,8 +173,18 @@ export class DeepLine {
 
     const plan = state.plan as Plan;
     const steps = await tasks.getSteps(taskId);
-    const summaries: string[] = [];
-    for (const s of steps) if (s.status !== 'pending' && s.outputSummary) summaries.push(s.outputSummary);
+    const ledger = new ShingleLedger();
+    ledger.addTrusted(task.request);
+    const summaries: SummaryEntry[] = [];
+    for (const s of steps)
+      if (s.status !== 'pending' && s.outputSummary)
+        summaries.push({
+          stepNo: s.stepNo,
+          tool: s.tool ?? '',
+          goal: s.goal,
+          status: s.status,
+          line: s.outputSummary,
+        });
 
     for (let i = 0; i < plan.steps.length; i++) {
       if (signal?.aborted) {
@@ -184,7 +201,18 @@ export class DeepLine {
       if (record && (record.status === 'done' || record.status === 'failed' || record.status === 'skipped'))
         continue;
       const step = plan.steps[i]!;
-      const line = await this.#runStep(tasks, task, identity, state, plan, stepNo, record, emit, signal);
+      const line = await this.#runStep(
+        tasks,
+        task,
+        identity,
+        state,
+        plan,
+        stepNo,
+        record,
+        emit,
+        ledger,
+        signal,
+      );
       if (line === 'awaiting_review') {
         return {
           taskId,
@@ -193,16 +221,25 @@ export class DeepLine {
           ...(await this.#ledger(tasks, taskId)),
         };
       }
-      summaries.push(line);
+      summaries.push({ stepNo, tool: step.tool, goal: step.goal, status: statusOf(line), line });
       await tasks.updateTask(taskId, { currentStep: stepNo });
     }
 
     let text: string;
     try {
-      text = await planner.compose(task.request, plan, summaries, state.plannerTurns, signal);
+      // Only the relevant summaries reach the model; every raw output stays in the store.
+      const relevant = renderRelevantSummaries(
+        `${task.request} ${plan.goal}`,
+        summaries,
+        this.deps.summaryCap,
+      );
+      text = await planner.compose(task.request, plan, relevant, state.plannerTurns, signal);
       state = { ...state, plannerTurns: state.plannerTurns + 1 };
     } catch {
-      text = composeReport(plan, summaries);
+      text = composeReport(
+        plan,
+        summaries.map((s) => s.line),
+      );
     }
     return this.#end(tasks, task, state, 'completed', text);
   }
@@ -216,6 +253,7 @@ export class DeepLine {
     stepNo: number,
     record: StepRecord | undefined,
     emit: LineEventSink,
+    ledger: ShingleLedger,
     signal?: AbortSignal,
   ): Promise<string> {
     const step = plan.steps[stepNo - 1]!;
@@ -262,6 +300,7 @@ export class DeepLine {
         domain: 'deep',
         taskId: task.id,
         declaredCapabilities: plan.capabilities,
+        thirdPartyText: ledger,
         ...(sideEffects ? { idempotencyKey: key } : {}),
         ...(signal ? { signal } : {}),
       },
@@ -397,6 +436,7 @@ export class DeepLine {
       status: outcome === 'completed' ? 'completed' : outcome,
       plan: { ...state, outcome, final: text },
     });
+    await this.#publishEnd(task, state, outcome).catch(() => {});
     return { taskId: task.id, outcome, text, ...(await this.#ledger(tasks, task.id)) };
   }
 
@@ -406,6 +446,23 @@ export class DeepLine {
       executed: steps.filter((s) => s.status === 'done' && s.tool).map((s) => s.tool as string),
       denied: steps.filter((s) => s.status === 'failed' && s.tool).map((s) => s.tool as string),
     };
+  }
+
+  /** "task X completed: <goal>" on the context bus — the goal, never the results. */
+  async #publishEnd(task: TaskRecord, state: TaskState, outcome: RequestOutcome): Promise<void> {
+    if (!this.deps.context || (outcome !== 'completed' && outcome !== 'failed')) return;
+    const goal = state.plan?.goal ?? task.request;
+    const summary = `task ${task.id} ${outcome}: ${goal.replace(/\s+/g, ' ').slice(0, 160)}`;
+    const base = {
+      tenant: task.tenant,
+      user: task.user,
+      fromLine: 'deep' as const,
+      kind: `task.${outcome}`,
+      refs: [`task:${task.id}`],
+    };
+    // A goal the bus refuses (personal data in it) leaves only the task id.
+    if (!(await this.deps.context.publish({ ...base, summary })))
+      await this.deps.context.publish({ ...base, summary: `task ${task.id} ${outcome}` });
   }
 
   #declarations(): ToolSpec[] {
@@ -435,6 +492,10 @@ export function grantedCapabilities(
     const words = tool.intentKeywords;
     return !words || words.length === 0 || words.some((w) => text.includes(w.toLowerCase()));
   });
+}
+
+function statusOf(line: string): string {
+  return /^#\d+ \S+ \[([a-z_]+)\]/.exec(line)?.[1] ?? 'done';
 }
 
 /** The report a task ends with when no model composes one: the goal and each step's summary. */

@@ -2,8 +2,11 @@ import type { AgentAccess, AgentEvent, ModelProvider, ToolCatalog, ToolInvoker }
 import { AgentSession } from '../../agent/index.js';
 import type { Identity } from '../../core/index.js';
 import type { Approver, ThirdPartyTextLedger } from '../../gateway/index.js';
+import { ShingleLedger } from '../../policy/index.js';
+import type { RecentSummaries } from '../context/recent-summaries.js';
 import type { LineEventSink, RequestOutcome } from '../events.js';
 import { outcomeOf } from '../outcome.js';
+import { writeFact } from './write-fact-stage.js';
 
 export interface QuickLineDeps {
   /** The quick line's own gateway (its allowlisted, cache-wrapped tools, its rate limit). */
@@ -13,6 +16,8 @@ export interface QuickLineDeps {
   readonly access: AgentAccess;
   readonly now?: () => Date;
   readonly maxTurns?: number;
+  /** The context bus as lines use it: the prompt gets recent summaries, writes publish a fact. */
+  readonly context?: RecentSummaries;
 }
 
 export interface QuickRunResult {
@@ -47,6 +52,11 @@ export class QuickLine {
     },
   ): Promise<QuickRunResult> {
     const now = this.deps.now?.() ?? new Date();
+    // Text from tool output is recorded here (by the quoting stage) so a high-risk argument that
+    // merely repeats it is caught; the user's own words are trusted.
+    const ledger = options.thirdPartyText ?? new ShingleLedger();
+    if (ledger instanceof ShingleLedger) ledger.addTrusted(request);
+    const recent = this.deps.context?.promptLine(identity.tenant, identity.user) ?? '';
     const session = new AgentSession({
       identity,
       provider: options.provider,
@@ -56,10 +66,10 @@ export class QuickLine {
       sessionId: options.sessionId,
       domain: 'quick',
       approvalMode: 'default',
-      systemPrompt: `${QUICK_SYSTEM}\nCurrent time: ${now.toISOString()}`,
+      systemPrompt: quickSystemPrompt(now, recent),
       limits: { maxTurns: this.deps.maxTurns ?? 4 },
       ...(options.approver ? { approver: options.approver } : {}),
-      ...(options.thirdPartyText ? { thirdPartyText: options.thirdPartyText } : {}),
+      thirdPartyText: ledger,
       declaredCapabilities: options.declaredCapabilities ?? [],
     });
     const events: AgentEvent[] = [];
@@ -71,6 +81,8 @@ export class QuickLine {
     options.signal?.addEventListener('abort', abort, { once: true });
     try {
       const result = await session.run(request).result;
+      // Summaries are best-effort: a bus outage never fails a write that already happened.
+      await this.#publishWrites(identity, events).catch(() => {});
       return outcomeOf(events, result.text, result.status);
     } finally {
       options.signal?.removeEventListener('abort', abort);
@@ -78,4 +90,47 @@ export class QuickLine {
       await session.close();
     }
   }
+
+  /** One summary per executed write: the tool and the ids it was called with, never the payload. */
+  async #publishWrites(identity: Identity, events: readonly AgentEvent[]): Promise<void> {
+    const context = this.deps.context;
+    if (!context) return;
+    const proposed = new Map<string, unknown>();
+    for (const e of events) {
+      if (e.type === 'tool_proposed') proposed.set(e.callId, e.arguments);
+      if (e.type !== 'decision' || e.status !== 'executed') continue;
+      const tool = this.deps.catalog.get(e.tool);
+      if (!tool || tool.annotations.readOnly) continue;
+      const fact = writeFact(e.tool, proposed.get(e.callId));
+      const published = await context.publish({
+        tenant: identity.tenant,
+        user: identity.user,
+        fromLine: 'quick',
+        kind: `tool.${e.tool.toLowerCase()}`,
+        summary: `user ${fact}`,
+        refs: idRefs(proposed.get(e.callId)),
+      });
+      // A summary the bus refuses (e.g. an id that is an e-mail) is replaced by the bare tool name.
+      if (!published)
+        await context.publish({
+          tenant: identity.tenant,
+          user: identity.user,
+          fromLine: 'quick',
+          kind: `tool.${e.tool.toLowerCase()}`,
+          summary: `user ran ${e.tool}`,
+        });
+    }
+  }
+}
+
+/** The quick line's system prompt: role, the current time and the user's recent summaries. */
+export function quickSystemPrompt(now: Date, recent = ''): string {
+  return `${QUICK_SYSTEM}\nCurrent time: ${now.toISOString()}${recent ? `\n${recent}` : ''}`;
+}
+
+function idRefs(args: unknown): string[] {
+  if (!args || typeof args !== 'object') return [];
+  return Object.entries(args as Record<string, unknown>)
+    .filter(([k, v]) => /id$/i.test(k) && (typeof v === 'string' || typeof v === 'number'))
+    .map(([k, v]) => `${k}:${v}`);
 }

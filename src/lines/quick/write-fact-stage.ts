@@ -12,12 +12,13 @@ export function createWriteFactStage(): ResultStage {
     name: 'result.fact',
     transform(output: unknown, call: PreparedCall, ctx: CallContext): ResultTransform {
       if (ctx.domain !== 'quick' || call.tool.annotations.readOnly) return { output };
-      return { output: { done: true, fact: factOf(call.tool.name, output) } };
+      return { output: { done: true, fact: writeFact(call.tool.name, output) } };
     },
   };
 }
 
-function factOf(tool: string, output: unknown): string {
+/** The short fact a write leaves behind: the tool and up to three ids found in `record`. */
+export function writeFact(tool: string, record: unknown): string {
   const ids: string[] = [];
   const visit = (o: unknown, depth: number) => {
     if (!o || typeof o !== 'object' || depth > 2) return;
@@ -26,6 +27,6 @@ function factOf(tool: string, output: unknown): string {
       else if (v && typeof v === 'object' && !Array.isArray(v)) visit(v, depth + 1);
     }
   };
-  visit(output, 0);
+  visit(record, 0);
   return ids.length ? `${tool} done: ${ids.slice(0, 3).join(', ')}` : `${tool} done`;
 }
