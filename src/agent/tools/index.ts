@@ -3,6 +3,7 @@ import { agentTool } from './agent-tool.js';
 import { askUserTool } from './ask-user.js';
 import { backgroundTaskTools } from './background-task-tools.js';
 import type { ControlToolOptions } from './control-manifest.js';
+import { execTool } from './exec.js';
 import { enterPlanModeTool, exitPlanModeTool } from './plan-mode.js';
 import { sendMessageTool } from './send-message.js';
 import { teamTaskTools } from './team-tasks.js';
@@ -27,14 +28,17 @@ export function createControlTools(opts: ControlToolOptions): ToolSpec[] {
     sendMessageTool(opts),
     toolSearchTool(opts),
     toolCallTool(opts),
+    execTool(opts),
   ];
 }
 
+export { DEFAULT_EXEC_LIMITS, type ExecLimits } from './exec.js';
 export {
   agentTool,
   askUserTool,
   backgroundTaskTools,
   enterPlanModeTool,
+  execTool,
   exitPlanModeTool,
   sendMessageTool,
   teamTaskTools,
