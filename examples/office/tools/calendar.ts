@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../../../src/tools/index.js';
-import { ALL_ROLES, isoDate, isoDateTime, READ_ONLY, READ_TTL_MS, userName, WRITE } from './common.js';
+import {
+  ALL_ROLES,
+  isoDate,
+  isoDateTime,
+  READ_ONLY,
+  READ_TTL_MS,
+  singleLineText,
+  userName,
+  WRITE,
+} from './common.js';
 import type { OfficeData } from './tenant-data.js';
 
 interface EventRow {
@@ -80,7 +89,7 @@ export function calendarTools(data: OfficeData): ToolSpec[] {
   const cancel: ToolSpec<{ eventId: string; reason?: string | undefined }> = {
     name: 'calendar_cancel',
     description: 'Cancel a calendar event.',
-    inputSchema: z.strictObject({ eventId, reason: z.string().max(200).optional() }),
+    inputSchema: z.strictObject({ eventId, reason: singleLineText(0, 200).optional() }),
     annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
     riskLevel: 'medium',
     permissions: { allowedRoles: ALL_ROLES, requiredDataLevel: 'L1', category: 'calendar' },

@@ -28,3 +28,20 @@ export const isoDateTime = z.iso.datetime({ offset: true });
 export const userName = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a user name such as alice');
 export const region = z.enum(['east', 'west', 'north', 'south']);
 export const projectName = z.string().regex(/^[a-z][a-z0-9-]{1,31}$/, 'a project name such as phoenix');
+
+// Quick-line tools take strict schemas only (seed 004 §2.3): free text is still bounded to a
+// character class, so a model cannot pass control characters or an unbounded payload.
+/** One line of printable text (no control characters). */
+export const singleLineText = (min: number, max: number) =>
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .regex(/^[^\p{Cc}]*$/u, 'one line of printable text');
+/** Printable text; newlines and tabs allowed, other control characters not. */
+export const multiLineText = (min: number, max: number) =>
+  z
+    .string()
+    .min(min)
+    .max(max)
+    .regex(/^[^\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]*$/, 'printable text');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../../../src/tools/index.js';
-import { READ_ONLY, READ_TTL_MS, region, userName } from './common.js';
+import { READ_ONLY, READ_TTL_MS, region, singleLineText, userName } from './common.js';
 import type { OfficeData } from './tenant-data.js';
 
 interface CustomerRow {
@@ -21,7 +21,7 @@ export function crmTools(data: OfficeData): ToolSpec[] {
     name: 'customer_lookup',
     description: 'Find customers by (part of) name, region or owning sales rep.',
     inputSchema: z.strictObject({
-      name: z.string().min(1).max(100).optional(),
+      name: singleLineText(1, 100).optional(),
       region: region.optional(),
       owner: userName.optional(),
     }),
@@ -63,8 +63,8 @@ export function crmTools(data: OfficeData): ToolSpec[] {
     name: 'renewal_message_draft',
     description: 'Draft (not send) a renewal message for a customer of the caller’s tenant.',
     inputSchema: z.strictObject({
-      customer: z.string().min(1).max(100),
-      product: z.string().min(1).max(60).default('subscription'),
+      customer: singleLineText(1, 100),
+      product: singleLineText(1, 60).default('subscription'),
       tone: z.enum(['formal', 'friendly']).default('formal'),
     }),
     annotations: READ_ONLY,

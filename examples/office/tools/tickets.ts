@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ToolSpec } from '../../../src/tools/index.js';
-import { ALL_ROLES, WRITE } from './common.js';
+import { ALL_ROLES, multiLineText, singleLineText, WRITE } from './common.js';
 import type { OfficeData } from './tenant-data.js';
 
 /** Support tickets in the caller's tenant. */
@@ -10,8 +10,8 @@ export function ticketTools(data: OfficeData): ToolSpec[] {
     name: 'ticket_create',
     description: 'Open a support ticket.',
     inputSchema: z.strictObject({
-      title: z.string().min(3).max(120),
-      body: z.string().min(1).max(4000),
+      title: singleLineText(3, 120),
+      body: multiLineText(1, 4000),
       priority: z.enum(['low', 'normal', 'high']).default('normal'),
     }),
     annotations: WRITE,
