@@ -22,5 +22,6 @@ export async function loadCommands(): Promise<CommandModule[]> {
     (await import('./watermark.js')).watermarkCommand,
     (await import('./agents.js')).agentsCommand,
     (await import('./serve.js')).serveCommand,
+    (await import('./eval.js')).evalCommand,
   ];
 }
