@@ -1,5 +1,6 @@
 import { VERSION } from '../cli/version.js';
 import { parseStreamJsonArgs } from './argv.js';
+import { ControlTrace } from './control-trace.js';
 import { StreamJsonEngine } from './engine.js';
 import { ProtocolError } from './errors.js';
 import type { EngineRuntimeFactory } from './runtime.js';
@@ -41,12 +42,14 @@ export async function runStdioMode(
   }
   const env = process.env;
   let stdoutBroken = false;
+  const trace = env['TWINLINE_TRACE_CONTROL'] ? new ControlTrace(env['TWINLINE_TRACE_CONTROL']) : undefined;
 
   return new Promise<number>((resolve) => {
     let finished = false;
     const finish = (code: number): void => {
       if (finished) return;
       finished = true;
+      trace?.flush();
       process.stdin.off('data', onData);
       process.stdin.off('end', onEnd);
       process.stdin.pause();
@@ -66,6 +69,7 @@ export async function runStdioMode(
       env,
       write: (line) => {
         if (stdoutBroken) throw new Error('stdout is closed');
+        trace?.out(line);
         process.stdout.write(line);
       },
       log,
@@ -80,7 +84,12 @@ export async function runStdioMode(
       log(`stdout: ${err.message}`);
       engine.terminate('host stopped reading');
     });
-    const onData = (chunk: string): void => engine.feed(chunk);
+    const onData = trace
+      ? (chunk: string): void => {
+          trace.in(chunk);
+          engine.feed(chunk);
+        }
+      : (chunk: string): void => engine.feed(chunk);
     const onEnd = (): void => engine.endInput();
     const onTerm = (): void => {
       engine.terminate('terminated by signal');
