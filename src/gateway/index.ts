@@ -1,3 +1,4 @@
+export { decisionStages, lineAccessState, loadConfigPolicy } from './decision-stages.js';
 export { type ExecutionOutcome, executeWithTimeout } from './execute-with-timeout.js';
 export { renderModelContent } from './model-content.js';
 export { summariseOutput } from './result-summary.js';

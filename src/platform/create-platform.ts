@@ -392,7 +392,9 @@ export async function createPlatform(
       if (!item) return { id, decided: false, status: 'missing' };
       if (item.tool === INPUT_REVIEW_TOOL) return decideInputReview(reviewer, id, true, note);
       const outcome = await reviews.approve(id, reviewer.user, note);
-      const exec = outcome.execution;
+      // Losing the claim to another approver (or process) is not an execution of ours.
+      const exec =
+        outcome.execution?.decision.ruleId === 'review.not-claimable' ? undefined : outcome.execution;
       const resumedTask = exec
         ? await continueTaskAfter(
             item.tenant,

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { prepareAgentCheck } from '../../access/index.js';
 import { loadConfig } from '../../config/index.js';
 import { TwinlineError } from '../../core/index.js';
+import { decisionStages, insertStage, loadConfigPolicy } from '../../gateway/index.js';
 import { createRuntime, IdentityDirectory } from '../../runtime/index.js';
 import type { ConfigOption } from './open-runtime.js';
 
@@ -10,6 +12,13 @@ export interface CheckOptions extends ConfigOption {
   readonly args: string;
   readonly tenant?: string;
   readonly json?: boolean;
+  /** Whose allowlist applies: `deep`, `quick`, or (default) the line that has the tool. */
+  readonly line?: string;
+  /** `--agent NAME`: check as this sub-agent (definitions, settings, trust of `--cwd`). */
+  readonly agent?: string;
+  readonly cwd?: string;
+  /** High-risk tools the task declared up front (comma-separated), for the intent stage. */
+  readonly declare?: string;
 }
 
 /** Parses `--args`; a bad value is an error naming the option, never a silent `{}`. */
@@ -26,16 +35,52 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
   const config = loadConfig(opts.config);
   // Bad input is reported before the tools module is loaded.
   const identity = new IdentityDirectory(config.users).resolve(opts.user, opts.tenant);
-  const rt = await createRuntime(config, { store: false });
+  const line = opts.line ?? (config.lines.quick.includes(opts.tool) ? 'quick' : 'deep');
+  if (line !== 'deep' && line !== 'quick') {
+    throw new TwinlineError('cli.bad-line', `--line must be deep or quick, got ${JSON.stringify(line)}`, {
+      where: '--line',
+    });
+  }
+  const allow = new Set(line === 'quick' ? config.lines.quick : config.lines.deep);
+  // The same deciding stages as the line's gateway in `serve` (resilience aside).
+  let stages = decisionStages(allow, loadConfigPolicy(config));
+  const registryOnly = await createRuntime(config, { store: false });
+  let extensions: Record<string, unknown> | undefined;
+  let approvalMode: string | undefined;
+  if (opts.agent) {
+    const agent = prepareAgentCheck({
+      cwd: opts.cwd ?? process.cwd(),
+      available: registryOnly.registry.list().map((t) => t.name),
+      agentName: opts.agent,
+      tools: registryOnly.registry,
+    });
+    stages = stages.map((s) => (s.name === 'access' ? agent.stages.access : s));
+    stages = insertStage(stages, agent.stages.approval, { after: 'review' });
+    extensions = agent.extensions;
+    approvalMode = agent.state.mode;
+  }
+  await registryOnly.close();
+  const rt = await createRuntime(config, { store: false, stages });
   try {
     if (!rt.registry.has(opts.tool)) {
       throw new TwinlineError('cli.unknown-tool', `unknown tool ${JSON.stringify(opts.tool)}`, {
         where: '--tool',
       });
     }
+    const declared = opts.declare
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     const result = await rt.gateway.check(
       { id: `check-${randomUUID()}`, name: opts.tool, arguments: args },
-      { identity, sessionId: `cli-check-${randomUUID()}`, domain: 'cli' },
+      {
+        identity,
+        sessionId: `cli-check-${randomUUID()}`,
+        domain: line,
+        ...(declared ? { declaredCapabilities: declared } : {}),
+        ...(extensions ? { extensions } : {}),
+        ...(approvalMode ? { approvalMode } : {}),
+      },
     );
     if (opts.json) {
       process.stdout.write(

@@ -15,6 +15,13 @@ export const checkCommand: CommandModule = {
       .option('--tenant <tenant>', 'tenant of the user (needed when the name exists in several)')
       .option('--json', 'print JSON')
       .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .option('--line <line>', 'deep or quick: whose allowlist applies (default: the line that has the tool)')
+      .option(
+        '--declare <tools>',
+        'high-risk tools the task declared up front, comma-separated (intent stage)',
+      )
+      .option('--agent <name>', 'check as this sub-agent (definitions, settings and trust of --cwd)')
+      .option('--cwd <dir>', 'project folder for --agent (default: the current folder)')
       .action(async (opts) => {
         const { runCheck } = await import('./check-run.js');
         await runCheck(opts);
