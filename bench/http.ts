@@ -1,0 +1,265 @@
+/**
+ * HTTP load test of `twinline serve` on loopback with autocannon, bounded in time: requests/s and
+ * latency percentiles for cached quick-line requests through the full pipeline (authentication,
+ * routing, input gate, quick line with a scripted model calling a read-only tool, every gateway
+ * stage, the read cache, the output gate) with audit on.
+ *
+ *   (a) one `twinline serve` process on SQLite;
+ *   (b) two processes on one PostgreSQL and one Redis (a fresh database, dropped afterwards;
+ *       skipped with a message when the services are not reachable).
+ *
+ * Identities are spread over several users and the per-user QPS limit is raised
+ * (TWINLINE_QUICK_QPS), so what is measured is the pipeline, not the limiter refusing.
+ * `BENCH_HTTP_SECONDS` (default 10) bounds each scenario; `BENCH_HTTP_CONNECTIONS` (default 16).
+ * Needs `npm run build` first (it spawns `bin/twinline.js`). Prints one JSON object.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import { officeTempConfig } from '../test/support/office-temp.js';
+
+const SECONDS = Number(process.env.BENCH_HTTP_SECONDS || 10);
+const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS || 16);
+const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/test';
+const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
+const USERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'];
+const QUERY = '查一下这周的日程安排';
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p90: number; p99: number; max: number; average: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  duration: number;
+}
+interface AutocannonClient {
+  setHeaders(headers: Record<string, string>): void;
+}
+type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
+
+// autocannon ships no type declarations: load it through a computed specifier and type what we use.
+const autocannonModule = 'autocannon';
+const autocannon = ((await import(autocannonModule)) as { default: Autocannon }).default;
+
+if (!existsSync('dist/cli/main.js')) {
+  process.stderr.write('bench/http: dist/ is missing — run `npm run build` first\n');
+  process.exit(1);
+}
+
+const office = officeTempConfig();
+const script = join(office.dir, 'quick.json');
+writeFileSync(
+  script,
+  JSON.stringify([
+    { tool_calls: [{ name: 'calendar_list', arguments: { from: '2026-11-23', to: '2026-11-29' } }] },
+    { text: '本周有 3 个会议。' },
+  ]),
+);
+
+const children: ChildProcess[] = [];
+
+function serve(env: Record<string, string>): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_HTTP_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      'bin/twinline.js',
+      'serve',
+      '--port',
+      '0',
+      '--config',
+      office.configFile,
+      '--model',
+      `scripted:${script}`,
+    ],
+    {
+      env: { ...process.env, TWINLINE_QUICK_QPS: '1000000', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /API:\s+(http:\/\/\S+)\/v1/.exec(line);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited early (${code})`)));
+  });
+}
+
+async function stopAll(): Promise<void> {
+  await Promise.all(
+    children.splice(0).map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null) return resolve();
+          c.once('exit', () => resolve());
+          c.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+/** One checked request, so a misconfigured run fails loudly instead of measuring errors. */
+async function probe(url: string): Promise<void> {
+  const res = await fetch(`${url}/v1/requests`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer tw-acme-alice-demo', 'content-type': 'application/json' },
+    body: JSON.stringify({ query: QUERY }),
+  });
+  const body = (await res.json()) as { outcome?: string; route?: { target?: string } };
+  if (res.status !== 200 || body.outcome !== 'completed' || body.route?.target !== 'quick') {
+    throw new Error(`probe failed: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  }
+}
+
+/** CPU time (user + system, ms) a child process has used so far, from /proc (Linux only). */
+function cpuMs(pid: number | undefined): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+async function load(urls: readonly string[], seconds: number) {
+  const pids = children.map((c) => c.pid);
+  const cpuBefore = pids.map(cpuMs);
+  // Each connection is one user against one process, round-robin over users and processes.
+  const runs = urls.map((url, p) => {
+    let n = 0;
+    return autocannon({
+      url: `${url}/v1/requests`,
+      method: 'POST',
+      connections: Math.max(1, Math.round(CONNECTIONS / urls.length)),
+      duration: seconds,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: QUERY }),
+      setupClient: (client: AutocannonClient) => {
+        const user = USERS[(n++ * urls.length + p) % USERS.length];
+        client.setHeaders({
+          'content-type': 'application/json',
+          authorization: `Bearer tw-acme-${user}-demo`,
+        });
+      },
+    });
+  });
+  const results = await Promise.all(runs);
+  const total = results.reduce((s, r) => s + r.requests.total, 0);
+  const cpuUsed = pids.map((p, i) => (cpuMs(p) ?? Number.NaN) - (cpuBefore[i] ?? Number.NaN));
+  const serverCpuMs = cpuUsed.reduce((a, b) => a + b, 0);
+  return {
+    seconds,
+    connections: CONNECTIONS,
+    processes: urls.length,
+    requestsPerSecond: Math.round(total / seconds),
+    requests: total,
+    // Percentiles are per autocannon instance; with two processes report the worse of the two.
+    latencyMs: {
+      p50: Math.max(...results.map((r) => r.latency.p50)),
+      p90: Math.max(...results.map((r) => r.latency.p90)),
+      p99: Math.max(...results.map((r) => r.latency.p99)),
+      max: Math.max(...results.map((r) => r.latency.max)),
+    },
+    non2xx: results.reduce((s, r) => s + r.non2xx, 0),
+    errors: results.reduce((s, r) => s + r.errors + r.timeouts, 0),
+    // Server CPU per request: what one request costs, independent of other load on the machine.
+    serverCpuMsPerRequest: Number.isFinite(serverCpuMs) ? Number((serverCpuMs / total).toFixed(3)) : null,
+    loadAverage1m: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
+  };
+}
+
+async function auditCount(url: string): Promise<number | undefined> {
+  // A reviewer sees the tenant's audit; the limit caps the answer, so this only proves writes happen.
+  const res = await fetch(`${url}/v1/audit?tool=calendar_list&limit=5`, {
+    headers: { authorization: 'Bearer tw-acme-rita-demo' },
+  });
+  const body = (await res.json()) as { records?: unknown[] };
+  return body.records?.length;
+}
+
+async function singleSqlite() {
+  const url = await serve({});
+  await probe(url);
+  await load([url], Math.min(2, SECONDS)); // warm-up: JIT, caches, SQLite pages
+  const result = await load([url], SECONDS);
+  const audited = await auditCount(url);
+  await stopAll();
+  return { store: 'sqlite', ...result, auditRecordsVisible: audited };
+}
+
+async function pgUp(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 1500 });
+  try {
+    await client.connect();
+    await client.end();
+  } catch {
+    return false;
+  }
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1500 });
+  try {
+    await redis.connect();
+    await redis.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function twoPostgres() {
+  if (!(await pgUp())) {
+    process.stderr.write('bench/http: PostgreSQL or Redis not reachable — two-process scenario skipped\n');
+    return { skipped: 'PostgreSQL or Redis not reachable' };
+  }
+  const db = `twinline_bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${db}`);
+  try {
+    const env = {
+      TWINLINE_DATABASE_URL: PG_ADMIN.replace(/\/[^/]*$/, `/${db}`),
+      TWINLINE_REDIS_URL: REDIS_URL,
+      TWINLINE_REDIS_PREFIX: db,
+    };
+    // Start one first so the schema is created once, then the second joins it.
+    const a = await serve(env);
+    const b = await serve(env);
+    await probe(a);
+    await probe(b);
+    await load([a, b], Math.min(2, SECONDS));
+    const result = await load([a, b], SECONDS);
+    const audited = await auditCount(a);
+    await stopAll();
+    return { store: 'postgres+redis', ...result, auditRecordsVisible: audited };
+  } finally {
+    await stopAll();
+    await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+try {
+  const single = await singleSqlite();
+  process.stderr.write(`bench/http: single ${JSON.stringify(single)}\n`);
+  const two = process.env.BENCH_HTTP_SINGLE_ONLY
+    ? { skipped: 'BENCH_HTTP_SINGLE_ONLY' }
+    : await twoPostgres();
+  process.stdout.write(
+    `${JSON.stringify({
+      scenario: 'POST /v1/requests, quick line, cached read-only tool (calendar_list), audit on',
+      target: { requestsPerSecond: 3000, p99Ms: 20 },
+      singleProcessSqlite: single,
+      twoProcessesPostgresRedis: two,
+    })}\n`,
+  );
+} finally {
+  await stopAll();
+  office.cleanup();
+}
