@@ -43,9 +43,11 @@ describe('twinline check', () => {
     );
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('DENY');
-    expect(r.stdout).toContain('rbac (rbac.data-level)');
+    // The same deciding stages as the line's gateway in `serve`: the policy engine decides here.
+    expect(r.stdout).toContain('policy (manifest.data-level)');
+    expect(r.stdout).toMatch(/access\s+allow/);
     expect(r.stdout).toMatch(/schema\s+allow/);
-    expect(r.stdout).toMatch(/rbac\s+deny/);
+    expect(r.stdout).toMatch(/policy\s+deny/);
   });
 
   it('--json: review for carol’s billing report, nothing queued', () => {
@@ -59,6 +61,8 @@ describe('twinline check', () => {
       'billing_report_query',
       '--args',
       '{"period":"2026-11"}',
+      '--declare',
+      'billing_report_query',
       '--json',
     );
     expect(r.code).toBe(0);
@@ -67,7 +71,29 @@ describe('twinline check', () => {
       verdict: 'review',
       decision: { stage: 'review', ruleId: 'review.required' },
     });
-    expect(out.path.map((d: { stage: string }) => d.stage)).toEqual(['schema', 'rbac', 'review']);
+    expect(out.path.map((d: { stage: string }) => d.stage)).toEqual([
+      'access',
+      'schema',
+      'policy',
+      'parameters',
+      'intent',
+      'review',
+    ]);
+  });
+
+  it('a high-risk call the task never declared is stopped by the intent stage', () => {
+    const r = twinline(
+      'check',
+      '--user',
+      'carol',
+      '--tool',
+      'billing_report_query',
+      '--args',
+      '{"period":"2026-11"}',
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('DENY');
+    expect(r.stdout).toMatch(/intent \(intent\.no-declaration\)/);
   });
 
   it.each([
