@@ -28,6 +28,7 @@ export {
 export { boundCallCount } from './frame-context.js';
 export { agentGatewayStages } from './gateway-stages.js';
 export { runAgentLoop } from './loop.js';
+export * from './mcp/index.js';
 export * from './providers/index.js';
 export { ResourceTracker } from './resource-tracker.js';
 export { budgetStop, type RunBudget } from './run-budget.js';
