@@ -32,7 +32,7 @@ export interface DeepLineDeps {
   readonly now?: () => Date;
   /** The context bus as lines use it: a finished task publishes a one-line summary. */
   readonly context?: RecentSummaries;
-  /** Most step summaries the composing prompt gets (default 8; failures and anomalies first). */
+  /** Most step summaries the composing prompt gets (default 10; failures and anomalies first). */
   readonly summaryCap?: number;
 }
 

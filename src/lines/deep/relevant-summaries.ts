@@ -11,18 +11,19 @@ export interface SummaryEntry {
 }
 
 export interface RelevanceOptions {
-  /** Most summaries a prompt gets (default 8). Failures and anomalies count against it first. */
+  /** Most summaries a prompt gets (default 10). Failures and anomalies count against it first. */
   readonly cap?: number;
 }
 
-const DEFAULT_CAP = 8;
+const DEFAULT_CAP = 10;
 
 /**
  * Picks the summaries a planner prompt gets (seed 004 §4.2: only the relevant ones). Failures and
- * steps with anomalies always come first — the model must not report success over them; then the
- * steps whose goal or tool shares terms with the task's goal, most overlap first, later steps
- * breaking ties; the cap bounds the prompt whatever the task length. Returns them in step order
- * plus how many were left out (their raw outputs and summaries stay in the store). Pure.
+ * steps with anomalies come first (up to half the cap) — the model must not report success over
+ * them; the rest goes to steps whose goal or tool shares terms with the task's goal, taken round
+ * robin across tools (most overlap, then latest, first within a tool) so one chatty tool cannot
+ * crowd out the others. The cap bounds the prompt whatever the task length. Returns them in step
+ * order plus how many were left out (their raw outputs and summaries stay in the store). Pure.
  */
 export function selectRelevantSummaries(
   goal: string,
@@ -32,21 +33,32 @@ export function selectRelevantSummaries(
   const cap = Math.max(1, options.cap ?? DEFAULT_CAP);
   const goalTerms = termsOf(goal);
   const scored = entries.map((e) => {
-    const trouble = e.status !== 'done' || e.line.includes('| anomalies:');
     const terms = termsOf(`${e.goal} ${e.tool.replace(/_/g, ' ')}`);
     let overlap = 0;
     for (const t of terms) if (goalTerms.has(t)) overlap++;
-    return { e, score: (trouble ? 1000 : 0) + overlap };
+    return { e, overlap, trouble: e.status !== 'done' || e.line.includes('| anomalies:') };
   });
-  const relevant = scored.filter((s) => s.score > 0);
+  const byRank = (a: (typeof scored)[number], b: (typeof scored)[number]) =>
+    b.overlap - a.overlap || b.e.stepNo - a.e.stepNo;
+  const chosen = new Set<SummaryEntry>();
+  for (const s of scored.filter((x) => x.trouble).sort(byRank)) {
+    if (chosen.size >= Math.ceil(cap / 2)) break;
+    chosen.add(s.e);
+  }
   // With nothing overlapping, the latest steps are the best guess at what the goal needs.
-  const pool = relevant.length > 0 ? relevant : scored;
-  const chosen = [...pool]
-    .sort((a, b) => b.score - a.score || b.e.stepNo - a.e.stepNo)
-    .slice(0, cap)
-    .map((s) => s.e)
-    .sort((a, b) => a.stepNo - b.stepNo);
-  return { selected: chosen, omitted: entries.length - chosen.length };
+  const rest = scored.filter((x) => !chosen.has(x.e));
+  const relevant = rest.some((x) => x.overlap > 0) ? rest.filter((x) => x.overlap > 0) : rest;
+  const perTool = new Map<string, (typeof scored)[number][]>();
+  for (const s of [...relevant].sort(byRank)) perTool.set(s.e.tool, [...(perTool.get(s.e.tool) ?? []), s]);
+  const queues = [...perTool.values()];
+  while (chosen.size < cap && queues.some((q) => q.length > 0)) {
+    for (const q of queues) {
+      const next = q.shift();
+      if (next && chosen.size < cap) chosen.add(next.e);
+    }
+  }
+  const selected = [...chosen].sort((a, b) => a.stepNo - b.stepNo);
+  return { selected, omitted: entries.length - selected.length };
 }
 
 /** The summary lines for a prompt: the selected lines and a note of what was left in the store. */
