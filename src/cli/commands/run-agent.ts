@@ -53,6 +53,13 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
   if (opts.maxTurns !== undefined && !(opts.maxTurns > 0)) {
     throw new TwinlineError('cli.bad-max-turns', 'must be a positive integer', { where: '--max-turns' });
   }
+  // Resolve the model first so a bad --model fails before anything is opened.
+  let provider: ModelProvider | undefined;
+  try {
+    provider = createProvider(opts.model);
+  } catch (err) {
+    if (!(err instanceof NoProviderError)) throw err;
+  }
   const config = loadConfig(opts.config);
   let registry: Runtime['registry'] | undefined;
   const rt = await createRuntime(config, { stages: agentGatewayStages((name) => registry?.get(name)) });
@@ -62,13 +69,7 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
   };
   try {
     const identity = rt.identities.resolve(opts.user, opts.tenant);
-    let provider: ModelProvider;
-    try {
-      provider = createProvider(opts.model);
-    } catch (err) {
-      if (!(err instanceof NoProviderError)) throw err;
-      return await degraded(rt, identity, request, opts, out);
-    }
+    if (!provider) return await degraded(rt, identity, request, opts, out);
     const roles = [...new Set(config.users.flatMap((u) => u.roles))];
     for (const tool of createControlTools({ allowedRoles: roles })) {
       if (!registry.has(tool.name)) registry.register(tool);
