@@ -1,4 +1,22 @@
 export {
+  BUCKETS,
+  CanaryService,
+  type CanaryStatus,
+  type ConfigVersion,
+  DEFAULT_ROLLBACK_POLICY,
+  decideRollback,
+  hashConfigVersion,
+  inCanary,
+  percentToBasisPoints,
+  type ResolvedConfigVersion,
+  type RollbackPolicy,
+  type Rollout,
+  resolveConfigVersion,
+  successRate,
+  userBucket,
+  type VersionMetrics,
+} from './canary/index.js';
+export {
   type BaselineComparison,
   type ChangedScenario,
   compareToBaseline,

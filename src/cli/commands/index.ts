@@ -22,6 +22,8 @@ export async function loadCommands(): Promise<CommandModule[]> {
     (await import('./watermark.js')).watermarkCommand,
     (await import('./agents.js')).agentsCommand,
     (await import('./serve.js')).serveCommand,
+    (await import('./tasks.js')).tasksCommand,
     (await import('./eval.js')).evalCommand,
+    (await import('./canary.js')).canaryCommand,
   ];
 }

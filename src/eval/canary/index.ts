@@ -1,0 +1,17 @@
+export { BUCKETS, inCanary, percentToBasisPoints, userBucket } from './assignment.js';
+export {
+  CanaryService,
+  type CanaryStatus,
+  type ConfigVersion,
+  type ResolvedConfigVersion,
+  type Rollout,
+  resolveConfigVersion,
+} from './canary-service.js';
+export { hashConfigVersion } from './config-hash.js';
+export {
+  DEFAULT_ROLLBACK_POLICY,
+  decideRollback,
+  type RollbackPolicy,
+  successRate,
+  type VersionMetrics,
+} from './rollback-decision.js';
