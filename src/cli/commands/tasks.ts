@@ -1,0 +1,165 @@
+import type { Command } from 'commander';
+import type { CommandModule } from './index.js';
+
+interface TasksOptions {
+  readonly json?: boolean;
+  readonly tenant?: string;
+  readonly status?: string;
+  readonly limit: string;
+  readonly config?: string;
+}
+interface TaskShowOptions {
+  readonly json?: boolean;
+  readonly config?: string;
+  readonly watch?: boolean;
+  readonly interval: string;
+}
+
+/** `twinline tasks [--json] [--tenant T] [--status S]` and `twinline tasks show ID`: deep-line tasks. */
+export const tasksCommand: CommandModule = {
+  register(program: Command) {
+    const tasks = program
+      .command('tasks')
+      .description('Deep-line tasks and their live step state (from the store)')
+      .option('--json', 'print JSON')
+      .option('--tenant <tenant>', 'only this tenant')
+      .option('--status <status>', 'queued | planning | running | awaiting_review | completed | failed | …')
+      .option('--limit <n>', 'at most this many', '50')
+      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .action(async (opts: TasksOptions) => {
+        await listTasks(opts);
+      });
+    tasks
+      .command('show <id>')
+      .description('One task: its request, status, plan and every step (status, tool, summary)')
+      .option('--json', 'print JSON')
+      .option('--watch', 'redraw until the task ends')
+      .option('--interval <ms>', 'refresh period with --watch', '1000')
+      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .action(async (id: string, _opts: TaskShowOptions, cmd: Command) => {
+        // `--json` and `--config` may be parsed by the parent `tasks` command: merge them in.
+        await showTask(id, cmd.optsWithGlobals<TaskShowOptions>());
+      });
+  },
+};
+
+type Store = import('../../store/index.js').Store;
+type TaskRecord = import('../../store/index.js').TaskRecord;
+type StepRecord = import('../../store/index.js').StepRecord;
+
+const FINAL = new Set(['completed', 'failed', 'cancelled', 'denied']);
+
+// The store (and its database driver) is imported only when the command runs.
+async function openTaskStore(configFile: string | undefined): Promise<Store> {
+  const [{ loadConfig }, { openStore }] = await Promise.all([
+    import('../../config/index.js'),
+    import('../../store/index.js'),
+  ]);
+  const config = loadConfig(configFile);
+  const url = process.env['TWINLINE_DATABASE_URL'] || config.store.url;
+  return openStore(url ? { url } : config.store.sqliteFile ? { sqliteFile: config.store.sqliteFile } : {});
+}
+
+async function listTasks(opts: TasksOptions): Promise<void> {
+  const limit = Number(opts.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
+    const { TwinlineError } = await import('../../core/index.js');
+    throw new TwinlineError(
+      'cli.bad-limit',
+      `expected an integer 1..10000, got ${JSON.stringify(opts.limit)}`,
+      {
+        where: '--limit',
+      },
+    );
+  }
+  const store = await openTaskStore(opts.config);
+  try {
+    const tasks = await store.admin.tasks.listTasks({
+      ...(opts.tenant ? { tenant: opts.tenant } : {}),
+      ...(opts.status ? { status: opts.status } : {}),
+      limit,
+    });
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(tasks.map(taskView), null, 2)}\n`);
+      return;
+    }
+    if (tasks.length === 0) {
+      process.stdout.write('no tasks\n');
+      return;
+    }
+    process.stdout.write(`${tasks.map(formatTask).join('\n')}\n`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function showTask(id: string, opts: TaskShowOptions): Promise<void> {
+  const store = await openTaskStore(opts.config);
+  try {
+    const interval = Math.max(100, Number(opts.interval) || 1000);
+    for (;;) {
+      const task = await store.admin.tasks.getTask(id);
+      if (!task) {
+        const { TwinlineError } = await import('../../core/index.js');
+        throw new TwinlineError('tasks.not-found', `no task ${id}`, { where: id });
+      }
+      const steps = await store.admin.tasks.getSteps(id);
+      if (opts.json) process.stdout.write(`${JSON.stringify({ ...taskView(task), steps }, null, 2)}\n`);
+      else process.stdout.write(`${formatDetail(task, steps)}\n`);
+      if (!opts.watch || FINAL.has(task.status)) return;
+      await new Promise((r) => setTimeout(r, interval));
+      if (!opts.json) process.stdout.write('\n');
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** A task without its internal planner state: the plan's goal and steps count, and the answer. */
+function taskView(t: TaskRecord) {
+  const state = (t.plan ?? {}) as { plan?: { goal?: string; steps?: unknown[] }; final?: string };
+  return {
+    id: t.id,
+    tenant: t.tenant,
+    user: t.user,
+    line: t.line,
+    status: t.status,
+    request: t.request,
+    goal: state.plan?.goal ?? null,
+    steps: state.plan?.steps?.length ?? 0,
+    currentStep: t.currentStep,
+    answer: state.final ?? null,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    leaseOwner: t.leaseOwner ?? null,
+    leaseUntil: t.leaseUntil ?? null,
+  };
+}
+
+function formatTask(t: TaskRecord): string {
+  const v = taskView(t);
+  return [
+    t.id,
+    t.status.padEnd(15),
+    `${t.tenant}/${t.user}`.padEnd(16),
+    `${v.currentStep}/${v.steps}`.padEnd(7),
+    t.updatedAt,
+    t.request.replace(/\s+/g, ' ').slice(0, 60),
+  ].join(' ');
+}
+
+function formatDetail(t: TaskRecord, steps: readonly StepRecord[]): string {
+  const v = taskView(t);
+  const lines = [
+    `task ${t.id}  ${t.status}  ${t.tenant}/${t.user}  step ${v.currentStep}/${v.steps}`,
+    `request: ${t.request}`,
+    ...(v.goal ? [`goal:    ${v.goal}`] : []),
+    ...(t.leaseOwner ? [`lease:   ${t.leaseOwner} until ${t.leaseUntil}`] : []),
+  ];
+  for (const s of steps) {
+    const what = s.outputSummary ?? s.error ?? s.goal;
+    lines.push(`  #${String(s.stepNo).padEnd(3)} ${s.status.padEnd(8)} ${(s.tool ?? '').padEnd(22)} ${what}`);
+  }
+  if (v.answer) lines.push(`answer: ${v.answer}`);
+  return lines.join('\n');
+}
