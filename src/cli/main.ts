@@ -1,8 +1,4 @@
-import { Command, CommanderError } from 'commander';
-import { TwinlineError } from '../core/index.js';
 import { isStreamJsonInvocation } from '../protocol/argv.js';
-import { loadCommands } from './commands/index.js';
-import { VERSION } from './version.js';
 
 /**
  * Entry of `bin/twinline.js`. Returns the exit code. Errors Twinline raised on purpose are
@@ -15,6 +11,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     const { runStdioMode } = await import('../protocol/stdio-mode.js');
     return runStdioMode(argv);
   }
+  // The command-line parser is loaded only off the stream-json path.
+  const [{ Command, CommanderError }, { TwinlineError }, { loadCommands }, { VERSION }] = await Promise.all([
+    import('commander'),
+    import('../core/index.js'),
+    import('./commands/index.js'),
+    import('./version.js'),
+  ]);
   const program = new Command();
   program
     .name('twinline')

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { ConfigError } from '../core/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import type { TwinlineConfig } from './load-config.js';
+import { prebuiltToolsModule } from './prebuilt-tools.js';
 
 interface ToolsModule {
   tools?: unknown;
@@ -27,7 +28,8 @@ export async function loadTools(config: Pick<TwinlineConfig, 'tools' | 'file'>):
 }
 
 async function importModule(path: string, configFile: string): Promise<ToolsModule> {
-  const url = pathToFileURL(path).href;
+  // built with the CLI (`npm run build`): no compiler on the way to the first turn
+  const url = prebuiltToolsModule(path) ?? pathToFileURL(path).href;
   try {
     return (await import(url)) as ToolsModule;
   } catch (err) {

@@ -1,0 +1,133 @@
+// `npm run build` step 2 (after tsc): bundles the CLI entry for fast start-up (issue 11).
+//
+// One esbuild build, code-split, into dist/bundle/:
+// - `main.js`: the `bin/twinline.js` entry; each mode's `await import()` (stream-json, every
+//   one-shot command, `serve`) becomes its own chunk, so a mode loads only its own code;
+// - `office-tools.js`: the office domain's tools module, pre-bundled so no run pays esbuild or tsx.
+//   It shares chunks (zod, src/tools, …) with the CLI, so both see one zod and one src/tools.
+// Small pure-JS packages on the start-up path are bundled in; everything else (native modules,
+// the HTTP server, database and queue clients, sandboxes) stays an external import that loads
+// only when its chunk runs. `meta.json` maps every output file to its source inputs (the
+// start-up boundary tests read it); `prebuilt.json` lets the config loader check that the
+// pre-bundled tools module still matches its sources. Source maps sit beside every file.
+//
+// Plain JavaScript so that `npm ci` (prepare) needs no TypeScript loader to run it.
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const outdir = resolve(root, 'dist/bundle');
+
+/** Pure-JS packages the CLI needs before or during its first turn: inlined (no resolution, no per-file load). */
+const BUNDLED = new Set(['zod', 'yaml', 'commander', 'picomatch', 'kysely']);
+
+/** Pre-bundled tools modules: source entry (from the package root) → output name. */
+const PREBUILT_TOOLS = { 'examples/office/tools/index.ts': 'office-tools' };
+
+const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
+  .filter((name) => !BUNDLED.has(name))
+  .flatMap((name) => [name, `${name}/*`]);
+
+/** Files of earlier builds are kept this long: a running engine may still import its old chunks. */
+const KEEP_OLD_MS = 15 * 60 * 1000;
+
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: [
+    { in: 'src/cli/main.ts', out: 'main' },
+    ...Object.entries(PREBUILT_TOOLS).map(([entry, out]) => ({ in: entry, out })),
+  ],
+  outdir,
+  // Chunks stay beside the entries: sources resolve files with `new URL('../../…', import.meta.url)`
+  // from src/<module>/, the same depth as dist/bundle/.
+  chunkNames: 'chunk-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external,
+  sourcemap: true,
+  metafile: true,
+  logLevel: 'warning',
+  write: false,
+  define: { __TWINLINE_BUNDLE__: 'true' },
+  // Bundled CommonJS packages (commander, picomatch) call require() for Node built-ins.
+  banner: {
+    js: "import { createRequire as __twinlineCreateRequire } from 'node:module'; const require = __twinlineCreateRequire(import.meta.url);",
+  },
+});
+
+// Other processes may be running the CLI while this rebuilds (tests in parallel): every file is
+// written to a temporary name and renamed into place, chunks (content-hashed names) before the
+// entries that import them, and the previous build's chunks stay until they are old.
+mkdirSync(outdir, { recursive: true });
+const isEntry = (path) => !relative(outdir, path).startsWith('chunk-');
+const ordered = [...result.outputFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
+for (const file of ordered) writeAtomically(file.path, file.contents);
+
+function writeAtomically(path, contents) {
+  const tmp = `${path}.${process.pid}.tmp`;
+  writeFileSync(tmp, contents);
+  renameSync(tmp, path);
+}
+
+/** Output file (relative to dist/bundle) → the source files it holds (relative to the package root). */
+const meta = {};
+for (const [out, info] of Object.entries(result.metafile.outputs)) {
+  if (out.endsWith('.map')) continue;
+  meta[relative(outdir, resolve(root, out))] = Object.keys(info.inputs);
+}
+writeAtomically(resolve(outdir, 'meta.json'), `${JSON.stringify(meta, null, 1)}\n`);
+
+/**
+ * For each pre-bundled tools module: its output file and a hash over the sources it was built
+ * from that live outside src/ (src/ changes need a rebuild of the CLI itself anyway).
+ */
+const prebuilt = {};
+for (const [entry, out] of Object.entries(PREBUILT_TOOLS)) {
+  const start = Object.entries(result.metafile.outputs).find(([, info]) => info.entryPoint === entry)?.[0];
+  // the entry's own file and every chunk it imports, transitively
+  const seen = new Set();
+  const todo = start ? [start] : [];
+  while (todo.length > 0) {
+    const file = todo.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const imp of result.metafile.outputs[file]?.imports ?? []) {
+      if (!imp.external && result.metafile.outputs[imp.path]) todo.push(imp.path);
+    }
+  }
+  const chunkInputs = new Set([...seen].flatMap((file) => meta[relative(outdir, resolve(root, file))] ?? []));
+  const sources = [...chunkInputs]
+    .filter((f) => !f.startsWith('src/') && !f.includes('node_modules/'))
+    .sort();
+  prebuilt[entry] = { bundle: `${out}.js`, sources, hash: sourceHash(sources) };
+}
+writeAtomically(resolve(outdir, 'prebuilt.json'), `${JSON.stringify(prebuilt, null, 1)}\n`);
+
+const current = new Set(result.outputFiles.map((f) => relative(outdir, f.path)));
+for (const name of readdirSync(outdir)) {
+  if (current.has(name) || name === 'meta.json' || name === 'prebuilt.json') continue;
+  const path = resolve(outdir, name);
+  try {
+    if (Date.now() - statSync(path).mtimeMs > KEEP_OLD_MS) rmSync(path, { force: true });
+  } catch {
+    // removed by a concurrent build
+  }
+}
+
+/** Same recipe as `prebuiltToolsModule()` in src/config/prebuilt-tools.ts. */
+function sourceHash(files) {
+  const h = createHash('sha256');
+  for (const f of files)
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(resolve(root, f)))
+      .update('\0');
+  return h.digest('hex');
+}
