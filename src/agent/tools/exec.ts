@@ -1,3 +1,4 @@
+import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import { z } from 'zod';
 import type { ToolSpec } from '../../tools/index.js';
 import type { AgentFrame } from '../agent-frame.js';
@@ -59,6 +60,9 @@ export function execTool(
   });
 }
 
+/** A WebAssembly module whose last run ended cleanly (all its objects freed), ready for reuse. */
+let spareModule: QuickJSWASMModule | undefined;
+
 async function runInSandbox(
   frame: AgentFrame,
   code: string,
@@ -67,8 +71,10 @@ async function runInSandbox(
   limits: ExecLimits,
 ): Promise<{ result: unknown; logs: string[]; toolCalls: number }> {
   const { newQuickJSWASMModule, shouldInterruptAfterDeadline } = await import('quickjs-emscripten');
-  // A module of its own per run: a script stopped mid-flight cannot leave shared state behind.
-  const QuickJS = await newQuickJSWASMModule();
+  // A module no other run is using: the spare one a clean run handed back, else a fresh one. A
+  // script stopped mid-flight takes its module with it, so it cannot leave state behind.
+  const QuickJS = spareModule ?? (await newQuickJSWASMModule());
+  spareModule = undefined;
   const runtime = QuickJS.newRuntime();
   runtime.setMemoryLimit(limits.memoryBytes);
   runtime.setMaxStackSize(limits.stackBytes);
@@ -189,6 +195,7 @@ async function runInSandbox(
       for (const d of deferreds) if (d.alive) d.dispose();
       vm.dispose();
       runtime.dispose();
+      spareModule = QuickJS;
     }
   }
 }
