@@ -10,10 +10,20 @@ export function renderModelContent(
   status: CallStatus,
   decision: StageDecision,
   extra: { output?: unknown; error?: { message: string }; reviewId?: string },
+  path: readonly StageDecision[] = [],
 ): string {
   switch (status) {
-    case 'executed':
-      return JSON.stringify(extra.output ?? null);
+    case 'executed': {
+      // A stage that rewrote the arguments (scope narrowing) says so, so the model knows why the
+      // result is narrower than what it asked for.
+      const notes = path.filter(
+        (d) => d.verdict === 'allow' && d.updatedArgs !== undefined && d.stage !== 'schema',
+      );
+      const json = JSON.stringify(extra.output ?? null);
+      return notes.length
+        ? `${notes.map((d) => `Note (${d.stage}): ${d.reason}`).join('\n')}\n${json}`
+        : json;
+    }
     case 'denied':
       if (decision.ruleId === 'tool.unavailable') return decision.reason;
       return `Call to ${tool} was denied by stage ${decision.stage} (${decision.ruleId}): ${decision.reason}`;

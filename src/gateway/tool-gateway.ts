@@ -220,7 +220,8 @@ export class ToolGateway {
     const { decision, path, prepared } = pre;
     if (pre.verdict === 'deny') {
       return this.#finish(call, ctx, started, time, {
-        status: 'denied',
+        // A resilience stage marks a refusal for load (not for policy) as `rate_limited`.
+        status: decision.details?.status === 'rate_limited' ? 'rate_limited' : 'denied',
         decision,
         path,
         args: prepared.args,
@@ -472,7 +473,7 @@ export class ToolGateway {
   ): GatewayResult {
     const durationMs = performance.now() - started;
     const auditId = randomUUID();
-    const modelContent = renderModelContent(call.name, r.status, r.decision, r);
+    const modelContent = renderModelContent(call.name, r.status, r.decision, r, r.path);
     const record: AuditRecord = {
       id: auditId,
       time: time.toISOString(),
