@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ModelProvider, type ModelTurnRequest, ScriptedProvider } from '../../src/agent/index.js';
@@ -240,5 +241,67 @@ describe('quick line strictness and prompt', () => {
     expect(ticket).toBeTruthy();
     expect(JSON.stringify(ticket)).toContain('把项目启动会改到下午4点');
     expect(await p.store.forTenant('globex').tickets.get(r.ticketId!)).toBeUndefined();
+  });
+});
+
+const NATS_URL = process.env['TWINLINE_TEST_NATS_URL'] ?? 'nats://127.0.0.1:4222';
+const natsUp = await new Promise<boolean>((resolve) => {
+  const { hostname, port } = new URL(NATS_URL);
+  const s = new Socket();
+  s.setTimeout(1000);
+  s.once('connect', () => {
+    s.destroy();
+    resolve(true);
+  });
+  s.once('error', () => resolve(false));
+  s.once('timeout', () => {
+    s.destroy();
+    resolve(false);
+  });
+  s.connect(Number(port || 4222), hostname);
+});
+if (!natsUp)
+  console.warn(`[test/lines] NATS not reachable at ${NATS_URL} — cross-process context bus test SKIPPED`);
+
+describe.skipIf(!natsUp)('context bus over NATS between two platforms', () => {
+  it('a write on one platform reaches the same user’s context on the other, as a summary', async () => {
+    const a = officeConfigIn();
+    const b = officeConfigIn();
+    const env = { TWINLINE_NATS_URL: NATS_URL };
+    const pa = await createPlatform(a.config, { env, quickQps: 1000 });
+    const pb = await createPlatform(b.config, { env, quickQps: 1000 });
+    try {
+      const marker = `evt-${String(Math.floor(Math.random() * 9000) + 1000)}`;
+      const arrived = new Promise<ContextEvent>((resolve) => {
+        pb.context.bus.subscribe({ tenant: 'acme', user: 'alice' }, (e) => {
+          if (e.summary.includes('evt-0010')) resolve(e);
+        });
+      });
+      pb.context.watch('acme');
+      await pb.context.bus.flush();
+      const alice = pa.runtime.identities.resolve('alice', 'acme');
+      const script = new ScriptedProvider([
+        {
+          tool_calls: [
+            {
+              name: 'calendar_reschedule',
+              arguments: { eventId: 'evt-0010', start: '2026-12-24T08:00:00Z', end: '2026-12-24T09:00:00Z' },
+            },
+          ],
+        },
+        { text: `moved ${marker}` },
+      ]);
+      const r = await pa.handle(alice, '把项目启动会改到下午4点', { provider: script });
+      expect(r.executed).toEqual(['calendar_reschedule']);
+      const event = await arrived;
+      expect(event.fromLine).toBe('quick');
+      expect(pb.context.promptLine('acme', 'alice')).toContain('evt-0010');
+      expect(pb.context.promptLine('acme', 'bob')).not.toContain('evt-0010');
+    } finally {
+      await pa.close();
+      await pb.close();
+      a.cleanup();
+      b.cleanup();
+    }
   });
 });
