@@ -32,6 +32,7 @@ import {
   PolicyEngine,
 } from '../policy/index.js';
 import {
+  type BreakerOptions,
   ConcurrencyQueue,
   createBreakerStage,
   createRateLimitStage,
@@ -68,6 +69,8 @@ export interface PlatformOptions {
   readonly onAudit?: (rec: AuditRecord) => void;
   /** The context bus (default: `openContextBus` — NATS when `TWINLINE_NATS_URL`, else in-process). */
   readonly contextBus?: ContextBus;
+  /** Per-tool circuit breaker settings (default: the seed's 30% of 20 calls, 10 s before half-open). */
+  readonly breakers?: BreakerOptions;
   /** Wraps every registry tool before the lines see it (benchmarks: an injected backend delay). */
   readonly wrapTool?: (tool: ToolSpec) => ToolSpec;
 }
@@ -155,7 +158,7 @@ export async function createPlatform(
     join(dirname(config.store.sqliteFile ?? join('.twinline', 'twinline.sqlite')), 'watermark.key'),
     env,
   );
-  const breakers = new ToolBreakers();
+  const breakers = new ToolBreakers(options.breakers);
   // The cache runs on the platform's clock, so expiry follows an injected `now`.
   const cache = new QuickResultCache(new MemoryCacheBackend(10_000, () => now().getTime()));
   const limiter = new UserRateLimiter({

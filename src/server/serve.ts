@@ -87,7 +87,15 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     close() {
       closing ??= (async () => {
         clearInterval(sweep);
-        await app.close();
+        // A keep-alive socket that goes idle after its in-flight response would hold close() open
+        // for the whole keep-alive timeout (72 s in Fastify); close such sockets as they go idle.
+        const drained = app.close();
+        const idle = setInterval(() => app.server.closeIdleConnections(), 50);
+        try {
+          await drained;
+        } finally {
+          clearInterval(idle);
+        }
         await platform.deepQueue.onIdle().catch(() => {});
         await platform.close();
         redis?.disconnect();
