@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { packagesIn as packagesOf, sourceModules } from '../startup/module-trace.js';
 import { assertBuilt, engineEnv, TWINLINE_BIN, workspace } from './sdk-harness.js';
 
 /** Packages the stream-json mode must never load (issue "Start fast"). */
@@ -34,10 +35,9 @@ function loadTracer(): string {
   return register;
 }
 
+/** Packages loaded, counting those inlined in a loaded file of the CLI bundle (dist/bundle). */
 function packagesIn(trace: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of trace.matchAll(/LOADED \S*node_modules\/((?:@[^/]+\/)?[^/\s]+)/g)) out.add(m[1] as string);
-  return out;
+  return packagesOf(sourceModules([...trace.matchAll(/LOADED (\S+)/g)].map((m) => m[1] as string)));
 }
 
 describe('stream-json mode boundaries', () => {

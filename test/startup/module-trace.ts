@@ -1,0 +1,80 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+/** The package root. */
+export const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * A module-load tracer for a child Node process: `--import <register>` (or `NODE_OPTIONS`)
+ * makes every module the child loads append its URL to `file`. Loader hooks run beside the
+ * program, so the traced program is unchanged.
+ */
+export function moduleTracer(): { register: string; file: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'twinline-modules-'));
+  const file = join(dir, 'loaded.txt');
+  writeFileSync(file, '');
+  const hooks = join(dir, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    [
+      "import { appendFileSync } from 'node:fs';",
+      'let file;',
+      'export function initialize(data) { file = data.file; }',
+      'export async function load(url, context, next) { appendFileSync(file, url + "\\n"); return next(url, context); }',
+      '',
+    ].join('\n'),
+  );
+  const register = join(dir, 'register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { file: ${JSON.stringify(file)} } });\n`,
+  );
+  return { register, file };
+}
+
+/** dist/bundle/meta.json: bundle output file → the source files inlined in it. */
+function bundleInputs(): Record<string, string[]> {
+  const meta = join(ROOT, 'dist/bundle/meta.json');
+  return existsSync(meta) ? (JSON.parse(readFileSync(meta, 'utf8')) as Record<string, string[]>) : {};
+}
+
+/**
+ * The source modules behind loaded URLs, relative to the package root (`src/…`,
+ * `node_modules/<pkg>/…`, `node:fs`). A file of the CLI bundle stands for every source inlined in
+ * it, so a module is seen whether it was loaded on its own or bundled.
+ */
+export function sourceModules(urls: readonly string[]): Set<string> {
+  const inputs = bundleInputs();
+  const bundleDir = join(ROOT, 'dist/bundle');
+  const out = new Set<string>();
+  for (const url of urls) {
+    if (!url.startsWith('file:')) {
+      out.add(url);
+      continue;
+    }
+    const path = fileURLToPath(url.split('?')[0] as string);
+    const inBundle = relative(bundleDir, path);
+    const inlined = inBundle.startsWith('..') ? undefined : inputs[inBundle];
+    if (inlined) for (const f of inlined) out.add(f);
+    else out.add(relative(ROOT, path));
+  }
+  return out;
+}
+
+/** The traced URLs of a finished child. */
+export function loadedUrls(file: string): string[] {
+  return readFileSync(file, 'utf8').split('\n').filter(Boolean);
+}
+
+/** npm package names among source modules. */
+export function packagesIn(modules: Iterable<string>): Set<string> {
+  const out = new Set<string>();
+  for (const m of modules) {
+    // the innermost node_modules folder names the package that owns the file
+    const hit = [...m.matchAll(/(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/g)].at(-1);
+    if (hit) out.add(hit[1] as string);
+  }
+  return out;
+}
