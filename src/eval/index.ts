@@ -3,6 +3,7 @@ export {
   CanaryService,
   type CanaryStatus,
   type ConfigVersion,
+  type ConfigVersionSnapshot,
   DEFAULT_ROLLBACK_POLICY,
   decideRollback,
   hashConfigVersion,

@@ -7,6 +7,9 @@ import type { CommandModule } from './index.js';
  */
 export const canaryCommand: CommandModule = {
   register(program: Command) {
+    // `canary start --version V` must reach the sub-command rather than print Twinline's version:
+    // program options (only -V/--version and -h) are then read before the sub-command name only.
+    program.enablePositionalOptions();
     const canary = program
       .command('canary')
       .description('roll a config version out to a share of users, watch it, promote or roll back');

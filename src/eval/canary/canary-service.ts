@@ -39,6 +39,14 @@ export interface Rollout {
   readonly endedAt: string | null;
 }
 
+/** An assignment read at one moment; `resolve` is pure. */
+export interface ConfigVersionSnapshot {
+  readonly stable: ConfigVersion | undefined;
+  readonly canary: ConfigVersion | undefined;
+  readonly percent: number;
+  resolve(tenant: string, user: string): ResolvedConfigVersion | undefined;
+}
+
 export interface CanaryStatus {
   readonly stable: ConfigVersion | undefined;
   readonly rollout: Rollout | undefined;
@@ -237,6 +245,27 @@ export class CanaryService {
     if (!stableName) return undefined;
     const v = await this.getVersion(stableName);
     return v ? { ...v, role: 'stable' } : undefined;
+  }
+
+  /**
+   * The current assignment, read once: resolves any number of users without further queries
+   * (a server can hold one for a few seconds instead of asking the store per request).
+   */
+  async snapshot(): Promise<ConfigVersionSnapshot> {
+    const rollout = await this.running();
+    const stableName = rollout ? rollout.stableVersion : await this.stableVersion();
+    const stable = stableName ? await this.getVersion(stableName) : undefined;
+    const canary = rollout ? await this.getVersion(rollout.canaryVersion) : undefined;
+    const basisPoints = rollout ? percentToBasisPoints(rollout.percent) : 0;
+    return {
+      stable,
+      canary,
+      percent: rollout?.percent ?? 0,
+      resolve(tenant, user) {
+        if (canary && inCanary(tenant, user, basisPoints)) return { ...canary, role: 'canary' };
+        return stable ? { ...stable, role: 'stable' } : undefined;
+      },
+    };
   }
 
   /** The running roll-out, if any. */

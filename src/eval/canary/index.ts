@@ -3,6 +3,7 @@ export {
   CanaryService,
   type CanaryStatus,
   type ConfigVersion,
+  type ConfigVersionSnapshot,
   type ResolvedConfigVersion,
   type Rollout,
   resolveConfigVersion,
