@@ -82,6 +82,7 @@ export class AgentSession {
   #approvalMode: string;
   #current: AgentFrame | undefined;
   #grant: AccessGrant | undefined;
+  #running = false;
 
   constructor(options: AgentSessionOptions) {
     this.#opts = options;
@@ -167,8 +168,13 @@ export class AgentSession {
 
   /** Starts a run. Iterate the handle for its events; await `result` for the outcome. */
   run(prompt: string): RunHandle {
-    if (this.#current && !this.#current.signal.aborted && this.#running)
-      throw new SessionBusyError(this.sessionId);
+    // One run at a time, even while an interrupted run is still winding down: they share history.
+    if (this.#running) throw new SessionBusyError(this.sessionId);
+    if (this.#closed.signal.aborted) {
+      throw new TwinlineError('agent.session_closed', 'the session is closed', {
+        where: `session ${this.sessionId}`,
+      });
+    }
     // Re-resolve per run: tools registered since the last run become visible, removed ones vanish.
     this.#grant = undefined;
     const stream = this.events.subscribe();
@@ -220,8 +226,6 @@ export class AgentSession {
       [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
     };
   }
-
-  #running = false;
 
   /** Adds a listener for every event of the session, sub-agents included. */
   on(listener: AgentEventListener): () => void {

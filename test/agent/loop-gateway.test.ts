@@ -264,3 +264,16 @@ describe('agent loop through the real gateway and office tools', () => {
     expect(events.some((e) => e.type === 'error')).toBe(true);
   });
 });
+
+describe('session lifecycle', () => {
+  it('refuses a second run while one is in flight, and any run after close', async () => {
+    agent = await officeAgent({ script: [{ text: 'slow', delay_ms: 60_000 }, { text: 'next' }] });
+    const first = agent.session.run('one');
+    expect(() => agent!.session.run('two')).toThrow(/already in progress/);
+    first.interrupt();
+    expect((await first.result).status).toBe('interrupted');
+    expect((await agent.session.run('two').result).text).toBe('next');
+    await agent.session.close();
+    expect(() => agent!.session.run('three')).toThrow(/closed/);
+  });
+});
