@@ -1,6 +1,7 @@
 import { type Channel, combineEvidence, type TypeEvidence } from './combine.js';
 import { normalizeText, toOriginalRange } from './normalize.js';
 import { decodeBase64Payloads } from './payloads.js';
+import { RecogniserPrefilter } from './recogniser-prefilter.js';
 import { type InjectionType, RECOGNISERS, type Recogniser } from './recognisers.js';
 import { DEFAULT_THRESHOLDS, type ScanVerdict, type Thresholds, verdictFor } from './verdict.js';
 
@@ -80,12 +81,22 @@ function windowsAround(hits: readonly Hit[], length: number): Array<[number, num
   return out;
 }
 
+const PRIMARY = RECOGNISERS.filter((r) => r.requires === undefined);
+const SUPPORTING_RECOGNISERS = RECOGNISERS.filter((r) => r.requires !== undefined);
+/** Primary recognisers first, then supporting ones: indexes into `mayMatch`. */
+const PREFILTER = new RecogniserPrefilter([...PRIMARY, ...SUPPORTING_RECOGNISERS]);
+const mayMatch = new Uint8Array(PRIMARY.length + SUPPORTING_RECOGNISERS.length);
+
 function runRecognisers(text: string): Hit[] {
   const hits: Hit[] = [];
-  for (const rec of PRIMARY) runOne(rec, text, hits);
+  // Recognisers whose required keywords are absent cannot match: skipping them changes nothing.
+  PREFILTER.select(text, mayMatch);
+  for (let i = 0; i < PRIMARY.length; i++) if (mayMatch[i] === 1) runOne(PRIMARY[i]!, text, hits);
   if (hits.length === 0) return hits;
   const present = new Set(hits.map((h) => h.type));
-  const supporting = SUPPORTING_RECOGNISERS.filter((rec) => rec.requires!.some((t) => present.has(t)));
+  const supporting = SUPPORTING_RECOGNISERS.filter(
+    (rec, i) => mayMatch[PRIMARY.length + i] === 1 && rec.requires!.some((t) => present.has(t)),
+  );
   if (supporting.length === 0) return hits;
   const windows =
     text.length <= 2 * SUPPORT_WINDOW
@@ -97,9 +108,6 @@ function runRecognisers(text: string): Hit[] {
   }
   return hits;
 }
-
-const PRIMARY = RECOGNISERS.filter((r) => r.requires === undefined);
-const SUPPORTING_RECOGNISERS = RECOGNISERS.filter((r) => r.requires !== undefined);
 
 function evidenceOf(hits: readonly Hit[]): Map<InjectionType, TypeEvidence> {
   const byType = new Map<InjectionType, { max: number; rules: Set<string> }>();
