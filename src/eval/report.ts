@@ -11,6 +11,8 @@ export interface ScenarioReport {
   readonly denied: readonly string[];
   readonly failures: readonly string[];
   readonly latency_ms: number;
+  /** The answer's visible text (first 300 characters). */
+  readonly output: string;
   /** Executed calls the oracle says the identity was not entitled to. */
   readonly misuse: readonly string[];
   /** Each gateway decision: `tool: status (stage/ruleId)`. */

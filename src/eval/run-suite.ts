@@ -14,7 +14,7 @@ import {
 import { createRuntime } from '../runtime/index.js';
 import { type AuditRecord, openStore } from '../store/index.js';
 import { EntitlementOracle } from './entitlement-oracle.js';
-import { judgeScenario } from './judge-scenario.js';
+import { judgeScenario, visibleText } from './judge-scenario.js';
 import type { LoadedScenario, LoadedSuite } from './load-suite.js';
 import { type EvalReport, type ScenarioReport, summarize } from './report.js';
 import { resolveScript } from './scripted-model.js';
@@ -115,6 +115,7 @@ export async function runSuites(
             denied,
             failures,
             latency_ms: Math.round(latency * 10) / 10,
+            output: visibleText(result.text).slice(0, 300),
             misuse,
             decisions: records.map((r) => {
               const d = r.decisionPath.at(-1);
@@ -134,6 +135,7 @@ export async function runSuites(
             denied: [],
             failures: [`error: ${(err as Error).message}`],
             latency_ms: Math.round((performance.now() - t0) * 10) / 10,
+            output: '',
             misuse: [],
             decisions: [],
             proposed_calls: script?.proposed.length ?? 0,

@@ -21,6 +21,7 @@ function row(id: string, over: Partial<ScenarioReport> = {}): ScenarioReport {
     denied: [],
     failures: [],
     latency_ms: 10,
+    output: '',
     misuse: [],
     decisions: [],
     proposed_calls: 1,
