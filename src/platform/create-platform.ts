@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { type AccessState, compileRuleSet, createAccessStage } from '../access/index.js';
-import { createAccessPort, createProvider, type ModelProvider, NoProviderError } from '../agent/index.js';
+import { createAccessPort, type ModelProvider, NoProviderError } from '../agent/index.js';
 import type { TwinlineConfig } from '../config/index.js';
 import { type ContextBus, openContextBus } from '../context/index.js';
 import type { Identity } from '../core/index.js';
@@ -46,6 +46,7 @@ import type { AuditRecord, AuditSink, Store } from '../store/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import { LineToolCatalog, withBreaker } from './line-tools.js';
 import { gateOutput, loadWatermarkKey } from './output-gate.js';
+import { providerSource } from './provider-source.js';
 import { RoutingLog } from './routing-log.js';
 
 export interface PlatformOptions {
@@ -237,16 +238,7 @@ export async function createPlatform(
       return undefined;
     }
   };
-  const providerSpec = options.model ?? env.TWINLINE_MODEL;
-  const newProvider = (): ModelProvider | undefined => {
-    if (!providerSpec) return undefined;
-    try {
-      return createProvider(providerSpec, env as NodeJS.ProcessEnv);
-    } catch (err) {
-      if (err instanceof NoProviderError) return undefined;
-      throw err;
-    }
-  };
+  const newProvider = providerSource(options.model ?? env.TWINLINE_MODEL, env);
 
   const deep = new DeepLine({
     tasksFor: (t) => store.forTenant(t).tasks,

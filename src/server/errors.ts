@@ -30,5 +30,6 @@ export function parseInput<T extends z.ZodType>(schema: T, value: unknown, where
   if (r.success) return r.data;
   const issue = r.error.issues[0];
   const path = issue?.path.length ? `${where}.${issue.path.join('.')}` : where;
-  throw new BadRequestError(`${path}: ${issue?.message ?? 'invalid'}`, path);
+  // TwinlineError prefixes the message with `where` (the field path).
+  throw new BadRequestError(issue?.message ?? 'invalid', path);
 }
