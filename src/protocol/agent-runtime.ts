@@ -7,10 +7,17 @@ import {
   AgentSession,
   agentGatewayStages,
   createAccessPort,
+  createControlTools,
   createProvider,
   NoProviderError,
 } from '../agent/index.js';
-import { loadConfig, loadOfficeDomain, loadTools, type TwinlineConfig } from '../config/index.js';
+import {
+  loadConfig,
+  loadOfficeDomain,
+  loadTools,
+  prebuiltOfficeDomain,
+  type TwinlineConfig,
+} from '../config/index.js';
 import { type Identity, TwinlineError } from '../core/index.js';
 import { type ApprovalAnswer, type ApprovalRequest, type Approver, ToolGateway } from '../gateway/index.js';
 import { ToolRegistry, type ToolSpec } from '../tools/index.js';
@@ -34,7 +41,8 @@ function configFor(cwd: string, env: NodeJS.ProcessEnv): TwinlineConfig {
   const explicit = env['TWINLINE_CONFIG'];
   if (explicit) return loadConfig(explicit);
   const local = join(cwd, 'twinline.config.yaml');
-  return existsSync(local) ? loadConfig(local) : loadOfficeDomain();
+  // the bundled CLI has the office domain loaded at build time: no YAML parse before the first turn
+  return existsSync(local) ? loadConfig(local) : (prebuiltOfficeDomain() ?? loadOfficeDomain());
 }
 
 /**
@@ -113,6 +121,12 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     if (!registry.get(tool.name)) registry.register(tool);
   }
   const identity = identityFor(domain, config.env);
+  // Sub-agents, tasks, messages, plan mode, ask_user, the deferred-tool bridge and code mode:
+  // every role of the domain (and the session's own) may call them; access decides per agent.
+  const roles = [...new Set([...domain.users.flatMap((u) => u.roles), ...identity.roles])];
+  for (const tool of createControlTools({ allowedRoles: roles })) {
+    if (!registry.get(tool.name)) registry.register(tool);
+  }
   // Opened by the first audit record or review, never on the way to `system/init`.
   const store = new LazyStore(async () => {
     const { openStore } = await import('../store/index.js');
