@@ -12,8 +12,20 @@
 // pre-bundled tools module still matches its sources. Source maps sit beside every file.
 //
 // Plain JavaScript so that `npm ci` (prepare) needs no TypeScript loader to run it.
+
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -110,9 +122,39 @@ for (const [entry, out] of Object.entries(PREBUILT_TOOLS)) {
 }
 writeAtomically(resolve(outdir, 'prebuilt.json'), `${JSON.stringify(prebuilt, null, 1)}\n`);
 
+writeAtomically(resolve(outdir, 'office-config.json'), `${JSON.stringify(officeConfigSnapshot())}\n`);
+
+/**
+ * The office domain's loaded configuration (what `loadOfficeDomain()` returns), so the stream-json
+ * engine's default domain needs no YAML parse on the way to its first turn. Loaded by the tsc
+ * output in a scratch working directory, so paths derived from the working directory and from
+ * the package root can be told apart and re-rooted at run time (`\0cwd`, `\0root` prefixes).
+ */
+function officeConfigSnapshot() {
+  const cwd = mkdtempSync(resolve(tmpdir(), 'twinline-build-'));
+  try {
+    const script = `const { loadOfficeDomain } = await import(${JSON.stringify(resolve(root, 'dist/config/index.js'))}); process.stdout.write(JSON.stringify(loadOfficeDomain()));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`loading the office domain failed: ${run.stderr}`);
+    const marked = JSON.parse(run.stdout, (_key, value) => {
+      if (typeof value !== 'string') return value;
+      if (value === cwd || value.startsWith(`${cwd}/`)) return `\0cwd${value.slice(cwd.length)}`;
+      if (value === root || value.startsWith(`${root}/`)) return `\0root${value.slice(root.length)}`;
+      return value;
+    });
+    const sources = readdirSync(resolve(root, 'examples/office'))
+      .filter((f) => f.endsWith('.yaml'))
+      .map((f) => `examples/office/${f}`)
+      .sort();
+    return { sources, hash: sourceHash(sources), config: marked };
+  } finally {
+    rmSync(cwd, { recursive: true, force: true });
+  }
+}
+
 const current = new Set(result.outputFiles.map((f) => relative(outdir, f.path)));
 for (const name of readdirSync(outdir)) {
-  if (current.has(name) || name === 'meta.json' || name === 'prebuilt.json') continue;
+  if (current.has(name) || name.endsWith('.json')) continue;
   const path = resolve(outdir, name);
   try {
     if (Date.now() - statSync(path).mtimeMs > KEEP_OLD_MS) rmSync(path, { force: true });

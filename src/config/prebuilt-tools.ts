@@ -1,10 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-/** Set to `true` by the esbuild bundle of the CLI (scripts/build-bundle.mjs); absent in tsc output. */
-declare const __TWINLINE_BUNDLE__: boolean | undefined;
+import { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from './prebuilt-artifacts.js';
 
 interface PrebuiltEntry {
   readonly bundle: string;
@@ -19,21 +15,15 @@ interface PrebuiltEntry {
  * process running the tsc output or the sources would load a second copy of.
  */
 export function prebuiltToolsModule(path: string): string | undefined {
-  if (typeof __TWINLINE_BUNDLE__ === 'undefined') return undefined;
+  if (!runningFromBundle()) return undefined;
   try {
-    const here = new URL('./prebuilt.json', import.meta.url);
-    const manifest = JSON.parse(readFileSync(here, 'utf8')) as Record<string, PrebuiltEntry>;
-    const root = fileURLToPath(new URL('../../', import.meta.url));
-    const entry = manifest[relative(root, resolve(path)).split(sep).join('/')];
-    if (!entry) return undefined;
-    // same recipe as scripts/build-bundle.mjs
-    const h = createHash('sha256');
-    for (const f of entry.sources)
-      h.update(f)
-        .update('\0')
-        .update(readFileSync(resolve(root, f)))
-        .update('\0');
-    return h.digest('hex') === entry.hash ? new URL(entry.bundle, here).href : undefined;
+    const manifest = JSON.parse(readFileSync(bundleArtifact('prebuilt.json'), 'utf8')) as Record<
+      string,
+      PrebuiltEntry
+    >;
+    const entry = manifest[relative(packageRoot(), resolve(path)).split(sep).join('/')];
+    if (!entry || !sourcesMatch(entry.sources, entry.hash)) return undefined;
+    return bundleArtifact(entry.bundle).href;
   } catch {
     // no manifest or a source gone: compile as usual
     return undefined;

@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Set to `true` by the esbuild bundle of the CLI (scripts/build-bundle.mjs); absent in tsc output. */
+declare const __TWINLINE_BUNDLE__: boolean | undefined;
+
+/**
+ * Build-time artifacts beside the bundled CLI (dist/bundle/). Only the bundle uses them: they share
+ * its chunks or were made from its sources; tsc output and tests run on the sources as before.
+ */
+export function runningFromBundle(): boolean {
+  return typeof __TWINLINE_BUNDLE__ !== 'undefined';
+}
+
+/** The package root, from a file of dist/bundle/ (or of dist/config/: the same depth). */
+export function packageRoot(): string {
+  return fileURLToPath(new URL('../../', import.meta.url));
+}
+
+/** A file of dist/bundle/, as a URL. */
+export function bundleArtifact(name: string): URL {
+  return new URL(name, import.meta.url);
+}
+
+/** Whether `sources` (relative to the package root) still hash to `hash`. Same recipe as scripts/build-bundle.mjs. */
+export function sourcesMatch(sources: readonly string[], hash: string): boolean {
+  const root = packageRoot();
+  const h = createHash('sha256');
+  for (const f of sources)
+    h.update(f)
+      .update('\0')
+      .update(readFileSync(resolve(root, f)))
+      .update('\0');
+  return h.digest('hex') === hash;
+}

@@ -1,0 +1,39 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadOfficeDomain } from '../../src/config/index.js';
+import { sourcesMatch } from '../../src/config/prebuilt-artifacts.js';
+import { ROOT } from './module-trace.js';
+
+const BUNDLE = join(ROOT, 'dist/bundle');
+
+describe('build-time artifacts of the bundled CLI (npm run build)', () => {
+  beforeAll(() => {
+    if (!existsSync(join(BUNDLE, 'main.js'))) throw new Error('dist/bundle is missing: run `npm run build`');
+  });
+
+  it('the office configuration snapshot is what loadOfficeDomain() returns, for the current YAML', () => {
+    const cwd = process.cwd();
+    const snapshot = JSON.parse(
+      readFileSync(join(BUNDLE, 'office-config.json'), 'utf8'),
+      (_k, v: unknown) => {
+        if (typeof v !== 'string') return v;
+        if (v.startsWith('\0cwd')) return join(cwd, v.slice(4));
+        if (v.startsWith('\0root')) return join(ROOT, v.slice(5));
+        return v;
+      },
+    ) as { sources: string[]; hash: string; config: unknown };
+    expect(sourcesMatch(snapshot.sources, snapshot.hash)).toBe(true);
+    expect(snapshot.config).toEqual(loadOfficeDomain());
+  });
+
+  it('the pre-bundled office tools module names the sources it was built from', () => {
+    const manifest = JSON.parse(readFileSync(join(BUNDLE, 'prebuilt.json'), 'utf8')) as Record<
+      string,
+      { bundle: string; sources: string[]; hash: string }
+    >;
+    const office = manifest['examples/office/tools/index.ts'];
+    expect(office?.sources).toContain('examples/office/tools/index.ts');
+    expect(existsSync(join(BUNDLE, office?.bundle ?? 'missing'))).toBe(true);
+  });
+});
