@@ -19,12 +19,28 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { query as claudeQuery } from '@anthropic-ai/claude-agent-sdk';
 import { query as qwenQuery } from '@qwen-code/sdk';
 
 const RUNS = Math.max(1, Number(process.env['STARTUP_RUNS'] ?? 10));
 const TOOL_CALLS = 25;
-const BIN = resolve(import.meta.dirname, '../bin/twinline.js');
+/**
+ * `STARTUP_ENTRY=tsc` runs the plain tsc output (dist/cli/main.js) instead of the bundle that
+ * `bin/twinline.js` prefers, for a before/after comparison in the same conditions.
+ */
+const BIN =
+  process.env['STARTUP_ENTRY'] === 'tsc' ? tscEntry() : resolve(import.meta.dirname, '../bin/twinline.js');
+
+function tscEntry(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'twinline-tsc-entry-')), 'twinline.mjs');
+  const main = pathToFileURL(resolve(import.meta.dirname, '../dist/cli/main.js')).href;
+  writeFileSync(
+    file,
+    `const { main } = await import(${JSON.stringify(main)});\nprocess.exitCode = await main(process.argv);\n`,
+  );
+  return file;
+}
 const RSS_SAMPLE_MS = 5;
 
 interface Spread {
@@ -302,6 +318,7 @@ async function main(): Promise<void> {
   const oneShot = await measureOneShots();
   const nodeAfter = await measureBareNode();
   const out = {
+    entry: process.env['STARTUP_ENTRY'] === 'tsc' ? 'tsc output (dist/cli)' : 'bin/twinline.js (bundle)',
     runs: RUNS,
     toolCalls: TOOL_CALLS,
     node: process.version,
