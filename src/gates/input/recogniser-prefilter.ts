@@ -16,6 +16,7 @@ export class RecogniserPrefilter {
   /** Recogniser → its group ids; `undefined` means the recogniser always runs. */
   private readonly needs: ReadonlyArray<Int32Array | undefined>;
   private readonly found: Uint8Array;
+  private readonly foundIds: Int32Array;
   private readonly groupHit: Uint8Array;
 
   constructor(readonly recognisers: readonly Recogniser[]) {
@@ -44,6 +45,7 @@ export class RecogniserPrefilter {
     this.index = new KeywordIndex([...keywordIds.keys()]);
     this.groupsOf = groupsOf.map((g) => Int32Array.from(g));
     this.found = new Uint8Array(keywordIds.size);
+    this.foundIds = new Int32Array(keywordIds.size);
     this.groupHit = new Uint8Array(groups);
   }
 
@@ -53,15 +55,14 @@ export class RecogniserPrefilter {
    * synchronous, so calls never interleave.
    */
   select(text: string, out: Uint8Array): void {
-    const { found, groupHit, groupsOf, needs } = this;
-    found.fill(0);
+    const { found, foundIds, groupHit, groupsOf, needs } = this;
     groupHit.fill(0);
-    if (this.index.mark(text, found) > 0) {
-      for (let id = 0; id < found.length; id++) {
-        if (found[id] === 0) continue;
-        const gs = groupsOf[id]!;
-        for (let k = 0; k < gs.length; k++) groupHit[gs[k]!] = 1;
-      }
+    const n = this.index.mark(text, found, foundIds);
+    for (let j = 0; j < n; j++) {
+      const id = foundIds[j]!;
+      found[id] = 0; // reset for the next call
+      const gs = groupsOf[id]!;
+      for (let k = 0; k < gs.length; k++) groupHit[gs[k]!] = 1;
     }
     for (let r = 0; r < needs.length; r++) {
       const need = needs[r];

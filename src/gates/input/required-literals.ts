@@ -10,7 +10,7 @@
  */
 
 /** Finite sets larger than this are abandoned (the analysis falls back to coarser facts). */
-const MAX_SET = 96;
+const MAX_SET = 64;
 const MAX_LITERAL = 40;
 
 /**
