@@ -45,6 +45,7 @@ import { createRuntime, type Runtime } from '../runtime/index.js';
 import type { AuditRecord, AuditSink, Store } from '../store/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import { LineToolCatalog, withBreaker } from './line-tools.js';
+import { memoizeResultStage } from './memoized-result-stage.js';
 import { gateOutput, loadWatermarkKey } from './output-gate.js';
 import { providerSource } from './provider-source.js';
 import { RoutingLog } from './routing-log.js';
@@ -170,7 +171,12 @@ export async function createPlatform(
   });
 
   // Quote (and scan) third-party text first, then redact by field tag and viewer level.
-  const resultStages: ResultStage[] = [createQuotingStage(), createRedactionStage(), createWriteFactStage()];
+  // Redaction is a pure function of tool, viewer level and output: a cached read is not rescanned.
+  const resultStages: ResultStage[] = [
+    createQuotingStage(),
+    memoizeResultStage(createRedactionStage()),
+    createWriteFactStage(),
+  ];
   const lineStages = (allow: ReadonlySet<string>, extra: GatewayStage[]): GatewayStage[] => {
     let stages = [...runtime.gateway.stages];
     if (policy) stages = stages.map((s) => (s.name === 'rbac' ? createPolicyStage(policy) : s));
