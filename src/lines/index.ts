@@ -4,7 +4,15 @@ export {
   type RecentSummariesOptions,
 } from './context/recent-summaries.js';
 export { composeReport, DeepLine, type DeepLineDeps, type DeepRunResult } from './deep/deep-line.js';
-export { type Plan, PlanFormatError, type PlanStep, parsePlan, planSchema } from './deep/plan.js';
+export {
+  type Plan,
+  PlanFormatError,
+  type PlanStep,
+  parsePlan,
+  parseRevision,
+  planSchema,
+  revisionSchema,
+} from './deep/plan.js';
 export { composerMessages, ModelPlanner, type PlannerPort, plannerMessages } from './deep/planner.js';
 export {
   renderRelevantSummaries,

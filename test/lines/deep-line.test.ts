@@ -112,3 +112,51 @@ describe('parsePlan', () => {
     );
   });
 });
+
+describe('DeepLine revision', () => {
+  it('reports a failed step back to the planner, which replaces the remaining steps', async () => {
+    const plan = {
+      goal: 'tidy up',
+      capabilities: [],
+      steps: [
+        {
+          goal: 'sales',
+          tool: 'sales_query',
+          args: { from: '2026-01-01', to: '2026-12-31', region: 'east' },
+        },
+        { goal: 'delete a record', tool: 'record_delete', args: { table: 'customers', id: '1' } },
+        { goal: 'never reached', tool: 'calendar_list', args: { from: '2026-01-01', to: '2026-12-31' } },
+      ],
+    };
+    const revision = {
+      steps: [
+        {
+          goal: 'file a ticket instead',
+          tool: 'ticket_create',
+          args: { title: 'Please delete record 1', body: 'by hand' },
+        },
+        // A revision cannot grant itself a high-risk tool the plan never declared.
+        { goal: 'billing too', tool: 'billing_report_query', args: { period: '2026-11' } },
+      ],
+    };
+    const { rt, deep } = await setup([
+      { text: JSON.stringify(plan) },
+      { text: JSON.stringify(revision) },
+      { text: '{"continue": true}' },
+      { text: 'Sales read; deletion requested by ticket.' },
+    ]);
+    const events: LineEvent[] = [];
+    const taskId = await deep.accept(rt.identities.resolve('bob', 'acme'), 'tidy up the east customers', 's');
+    const result = await deep.run('acme', taskId, (e) => events.push(e));
+    expect(result?.text).toBe('Sales read; deletion requested by ticket.');
+    const steps = await rt.store!.forTenant('acme').tasks.getSteps(taskId);
+    expect(steps.map((s) => [s.tool, s.status])).toEqual([
+      ['sales_query', 'done'],
+      ['record_delete', 'failed'],
+      ['ticket_create', 'done'],
+      ['billing_report_query', 'failed'],
+    ]);
+    expect(steps[3]?.error).toMatch(/denied/);
+    expect(events.filter((e) => e.type === 'plan')).toHaveLength(2);
+  });
+});

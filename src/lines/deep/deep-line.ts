@@ -6,7 +6,7 @@ import type { StepRecord, TaskRecord, TaskRepository } from '../../store/index.j
 import type { ToolSpec } from '../../tools/index.js';
 import type { RecentSummaries } from '../context/recent-summaries.js';
 import type { LineEventSink, RequestOutcome } from '../events.js';
-import { type Plan, PlanFormatError, parsePlan } from './plan.js';
+import { type Plan, PlanFormatError, parsePlan, parseRevision } from './plan.js';
 import type { PlannerPort } from './planner.js';
 import { renderRelevantSummaries, type SummaryEntry } from './relevant-summaries.js';
 import { renderSummary, type StepSummary, summariseStep } from './step-summary.js';
@@ -45,6 +45,8 @@ interface TaskState {
   readonly final?: string;
   readonly outcome?: RequestOutcome;
   readonly awaitingReview?: { readonly stepNo: number; readonly reviewId: string };
+  /** Revisions the planner made after failed steps. */
+  readonly revisions?: number;
 }
 
 export interface DeepRunResult {
@@ -54,6 +56,9 @@ export interface DeepRunResult {
   readonly executed: readonly string[];
   readonly denied: readonly string[];
 }
+
+/** How often a task may be replanned after failures. */
+const MAX_REVISIONS = 2;
 
 const SIDE_EFFECT_FREE = (t: ToolSpec | undefined) => t?.annotations.readOnly === true;
 
@@ -171,7 +176,7 @@ export class DeepLine {
       await tasks.updateTask(taskId, { status: 'running' });
     }
 
-    const plan = state.plan as Plan;
+    let plan = state.plan as Plan;
     const steps = await tasks.getSteps(taskId);
     const ledger = new ShingleLedger();
     ledger.addTrusted(task.request);
@@ -223,6 +228,19 @@ export class DeepLine {
       }
       summaries.push({ stepNo, tool: step.tool, goal: step.goal, status: statusOf(line), line });
       await tasks.updateTask(taskId, { currentStep: stepNo });
+      if (statusOf(line) === 'failed' && planner.revise && (state.revisions ?? 0) < MAX_REVISIONS) {
+        ({ plan, state } = await this.#revise(
+          tasks,
+          task,
+          planner,
+          plan,
+          state,
+          stepNo,
+          summaries,
+          emit,
+          signal,
+        ));
+      }
     }
 
     let text: string;
@@ -242,6 +260,69 @@ export class DeepLine {
       );
     }
     return this.#end(tasks, task, state, 'completed', text);
+  }
+
+  /**
+   * The executor reports a failed step back to the planner, which may replace the remaining steps
+   * (seed 004 §2.2). The declared capabilities stay as fixed at planning time: a revision cannot
+   * add a high-risk tool. An answer that is not a revision keeps the plan as it is.
+   */
+  async #revise(
+    tasks: TaskRepository,
+    task: TaskRecord,
+    planner: PlannerPort,
+    plan: Plan,
+    state: TaskState,
+    stepNo: number,
+    summaries: readonly SummaryEntry[],
+    emit: LineEventSink,
+    signal?: AbortSignal,
+  ): Promise<{ plan: Plan; state: TaskState }> {
+    const relevant = renderRelevantSummaries(`${task.request} ${plan.goal}`, summaries, this.deps.summaryCap);
+    let answer: string | undefined;
+    try {
+      answer = await planner.revise!(task.request, plan, relevant, stepNo, state.plannerTurns, signal);
+    } catch {
+      return { plan, state };
+    }
+    state = { ...state, plannerTurns: state.plannerTurns + 1, revisions: (state.revisions ?? 0) + 1 };
+    const steps = parseRevision(answer);
+    if (!steps) {
+      await tasks.updateTask(task.id, { plan: state });
+      return { plan, state };
+    }
+    const previous = plan.steps.length;
+    plan = { ...plan, steps: [...plan.steps.slice(0, stepNo), ...steps].slice(0, 60) };
+    state = { ...state, plan };
+    for (let n = stepNo + 1; n <= Math.max(previous, plan.steps.length); n++) {
+      const next = plan.steps[n - 1];
+      await tasks.upsertStep(
+        next
+          ? {
+              taskId: task.id,
+              stepNo: n,
+              status: 'pending',
+              goal: next.goal,
+              tool: next.tool,
+              params: next.args,
+            }
+          : {
+              taskId: task.id,
+              stepNo: n,
+              status: 'skipped',
+              goal: 'replaced by a revised plan',
+              error: 'plan revised',
+            },
+      );
+    }
+    await tasks.updateTask(task.id, { plan: state });
+    emit({
+      type: 'plan',
+      taskId: task.id,
+      capabilities: plan.capabilities,
+      steps: plan.steps.map((s, i) => ({ stepNo: i + 1, goal: s.goal, tool: s.tool })),
+    });
+    return { plan, state };
   }
 
   async #runStep(

@@ -47,3 +47,17 @@ export function parsePlan(text: string): Plan {
   }
   return parsed.data;
 }
+
+/** A revision of the remaining steps, as the planner proposes it after a failed step. */
+export const revisionSchema = z.strictObject({ steps: z.array(planStepSchema).min(1).max(60) });
+
+/** The replacement steps in a planner's answer, or undefined when it is not a revision. */
+export function parseRevision(text: string): PlanStep[] | undefined {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text);
+  try {
+    const parsed = revisionSchema.safeParse(JSON.parse((fenced?.[1] ?? text).trim()));
+    return parsed.success ? parsed.data.steps : undefined;
+  } catch {
+    return undefined;
+  }
+}

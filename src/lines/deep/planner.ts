@@ -13,6 +13,18 @@ export interface PlannerPort {
     signal?: AbortSignal,
   ): Promise<string>;
   /** Returns the final answer from the plan and the step summaries (never the raw outputs). */
+  /**
+   * After a failed step: a revision of the remaining steps (`{"steps": [...]}`) or anything else to
+   * keep the plan. Optional: a planner without it never replans.
+   */
+  revise?(
+    request: string,
+    plan: Plan,
+    summaries: readonly string[],
+    failedStep: number,
+    consumedTurns: number,
+    signal?: AbortSignal,
+  ): Promise<string>;
   compose(
     request: string,
     plan: Plan,
@@ -38,6 +50,29 @@ export function plannerMessages(request: string, now: Date) {
   return {
     system: `${PLANNER_SYSTEM}\nCurrent time: ${now.toISOString()}`,
     messages: [{ role: 'user' as const, content: request }],
+  };
+}
+
+const REVISER_SYSTEM = [
+  'A step of your plan failed. Either answer {"steps": [...]} with new remaining steps',
+  '(same step format; only tools you already used or declared), or answer {"continue": true}.',
+].join('\n');
+
+/** The prompt of a revision turn: the plan, the failed step, and the relevant summaries. */
+export function reviserMessages(
+  request: string,
+  plan: Plan,
+  summaries: readonly string[],
+  failedStep: number,
+) {
+  return {
+    system: REVISER_SYSTEM,
+    messages: [
+      {
+        role: 'user' as const,
+        content: `Request: ${request}\nGoal: ${plan.goal}\nFailed step: #${failedStep}\nPlan: ${JSON.stringify(plan.steps.map((s) => ({ goal: s.goal, tool: s.tool })))}\nStep summaries:\n${summaries.join('\n')}`,
+      },
+    ],
   };
 }
 
@@ -76,6 +111,19 @@ export class ModelPlanner implements PlannerPort {
     await this.#seek(consumed, signal);
     const { system, messages } = plannerMessages(request, this.now());
     return this.#text(system, messages, tools.map(declare), signal);
+  }
+
+  async revise(
+    request: string,
+    plan: Plan,
+    summaries: readonly string[],
+    failedStep: number,
+    consumed: number,
+    signal?: AbortSignal,
+  ): Promise<string> {
+    await this.#seek(consumed, signal);
+    const { system, messages } = reviserMessages(request, plan, summaries, failedStep);
+    return this.#text(system, messages, [], signal);
   }
 
   async compose(
