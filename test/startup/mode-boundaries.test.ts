@@ -50,7 +50,7 @@ function traceOneShot(args: readonly string[]): Promise<Set<string>> {
   return new Promise((resolve, reject) => {
     const proc = spawn(process.execPath, ['--import', tracer.register, TWINLINE_BIN, ...args], {
       cwd: dir,
-      env: engineEnv(),
+      env: engineEnv(tracer.env),
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
@@ -92,7 +92,7 @@ describe('start-up mode boundaries', () => {
         executableArgs: ['--import', tracer.register],
         cwd: dir,
         model: `scripted:${script}`,
-        env: engineEnv(),
+        env: engineEnv(tracer.env),
         canUseTool: async (_tool, input): Promise<PermissionResult> => ({
           behavior: 'allow',
           updatedInput: input,

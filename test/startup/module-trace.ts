@@ -1,37 +1,20 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 /** The package root. */
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * A module-load tracer for a child Node process: `--import <register>` (or `NODE_OPTIONS`)
- * makes every module the child loads append its URL to `file`. Loader hooks run beside the
- * program, so the traced program is unchanged.
+ * A module-load tracer for a child Node process: `--import <register>` with `env` makes every
+ * module the child loads append its URL to `file` (scripts/trace-imports.mjs, the same tracer a
+ * person uses by hand). Loader hooks run beside the program, so the traced program is unchanged.
  */
-export function moduleTracer(): { register: string; file: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'twinline-modules-'));
-  const file = join(dir, 'loaded.txt');
+export function moduleTracer(): { register: string; file: string; env: Record<string, string> } {
+  const file = join(mkdtempSync(join(tmpdir(), 'twinline-modules-')), 'loaded.txt');
   writeFileSync(file, '');
-  const hooks = join(dir, 'hooks.mjs');
-  writeFileSync(
-    hooks,
-    [
-      "import { appendFileSync } from 'node:fs';",
-      'let file;',
-      'export function initialize(data) { file = data.file; }',
-      'export async function load(url, context, next) { appendFileSync(file, url + "\\n"); return next(url, context); }',
-      '',
-    ].join('\n'),
-  );
-  const register = join(dir, 'register.mjs');
-  writeFileSync(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)}, { data: { file: ${JSON.stringify(file)} } });\n`,
-  );
-  return { register, file };
+  return { register: join(ROOT, 'scripts/trace-imports.mjs'), file, env: { TWINLINE_TRACE_IMPORTS: file } };
 }
 
 /** dist/bundle/meta.json: bundle output file → the source files inlined in it. */
