@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type TwinlineConfig } from '../config/index.js';
@@ -72,7 +72,11 @@ export async function runSuites(
       };
       for (const sc of suite.scenarios) {
         const script = sc.model ? resolveScript(sc.model, now()) : undefined;
-        if (script) writeFileSync(modelFile, JSON.stringify(script.turns));
+        if (script) {
+          // A new file (new inode) per scenario: a provider cache keyed on the file sees the change.
+          writeFileSync(`${modelFile}.next`, JSON.stringify(script.turns));
+          renameSync(`${modelFile}.next`, modelFile);
+        }
         current = [];
         const t0 = performance.now();
         let row: ScenarioReport;
