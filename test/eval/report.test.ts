@@ -108,6 +108,20 @@ describe('baseline and gate', () => {
     ]);
   });
 
+  it('reports a route change even when both runs pass (a routing regression)', () => {
+    const before = report([row('r', { route: 'quick' })]);
+    const after = report([row('r', { route: 'deep', outcome: 'queued' })]);
+    const cmp = compareToBaseline(after, before);
+    expect(cmp.changed).toEqual([
+      expect.objectContaining({
+        id: 'r',
+        change: 'changed',
+        before: expect.objectContaining({ route: 'quick' }),
+      }),
+    ]);
+    expect(cmp.changed[0]?.after?.route).toBe('deep');
+  });
+
   it.each([
     [{ maxMisuse: 0, maxSuccessDrop: 0.5, maxP95Increase: 0.5 }, [/misuse: 1/]],
     [{ maxMisuse: 5, maxSuccessDrop: 0.5, maxP95Increase: 0.5 }, []],
