@@ -6,7 +6,6 @@
  * exact — results are the same as running every regex — only faster on ordinary text.
  */
 import { KeywordIndex } from './keyword-index.js';
-import type { Recogniser } from './recognisers.js';
 import { requiredLiterals } from './required-literals.js';
 
 export class RecogniserPrefilter {
@@ -19,7 +18,7 @@ export class RecogniserPrefilter {
   private readonly foundIds: Int32Array;
   private readonly groupHit: Uint8Array;
 
-  constructor(readonly recognisers: readonly Recogniser[]) {
+  constructor(readonly recognisers: ReadonlyArray<{ readonly pattern: RegExp }>) {
     const keywordIds = new Map<string, number>();
     const groupsOf: number[][] = [];
     let groups = 0;
