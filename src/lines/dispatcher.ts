@@ -4,6 +4,7 @@ import type { Identity } from '../core/index.js';
 import type { Approver } from '../gateway/index.js';
 import type { ConcurrencyQueue } from '../resilience/index.js';
 import type { DeepLine } from './deep/deep-line.js';
+import { ModelPlanner } from './deep/planner.js';
 import type { LineEvent, LineEventSink, RequestOutcome, RouteTarget } from './events.js';
 import type { QuickLine } from './quick/quick-line.js';
 import type { ReadonlyLine } from './readonly/readonly-line.js';
@@ -163,7 +164,14 @@ export class LineDispatcher {
     // A queued task outlives the request that started it: only a waiting caller may cancel it.
     const signal = options.waitForDeep ? options.signal : undefined;
     const ticket = this.deps.deepQueue.submit(() =>
-      this.deps.deep.run(identity.tenant, taskId, emit, signal),
+      this.deps.deep.run(
+        identity.tenant,
+        taskId,
+        emit,
+        signal,
+        // A model chosen for this request plans its task too.
+        options.provider ? new ModelPlanner(options.provider) : undefined,
+      ),
     );
     emit({
       type: 'task_accepted',

@@ -101,6 +101,8 @@ export class DeepLine {
     taskId: string,
     emit: LineEventSink = () => {},
     signal?: AbortSignal,
+    /** This run's planner (e.g. the model a request chose); default: the line's own. */
+    planner?: PlannerPort,
   ): Promise<DeepRunResult | undefined> {
     const tasks = this.deps.tasksFor(tenant);
     if (!(await tasks.claimLease(taskId, this.#owner, this.#leaseMs, this.#now()))) return undefined;
@@ -112,7 +114,7 @@ export class DeepLine {
     );
     heartbeat.unref();
     try {
-      return await this.#drive(tasks, taskId, emit, signal);
+      return await this.#drive(tasks, taskId, emit, signal, planner);
     } finally {
       clearInterval(heartbeat);
       await tasks.releaseLease(taskId, this.#owner).catch(() => {});
@@ -124,6 +126,7 @@ export class DeepLine {
     taskId: string,
     emit: LineEventSink,
     signal?: AbortSignal,
+    chosen?: PlannerPort,
   ): Promise<DeepRunResult> {
     const task = await tasks.getTask(taskId);
     if (!task) throw new Error(`task ${taskId} not found`);
@@ -135,7 +138,8 @@ export class DeepLine {
       return { taskId, outcome: state.outcome, text: state.final, ...(await this.#ledger(tasks, taskId)) };
     }
 
-    const planner = typeof this.deps.planner === 'function' ? this.deps.planner() : this.deps.planner;
+    const planner =
+      chosen ?? (typeof this.deps.planner === 'function' ? this.deps.planner() : this.deps.planner);
     if (!state.plan) {
       await tasks.updateTask(taskId, { status: 'planning' });
       let plan: Plan;
