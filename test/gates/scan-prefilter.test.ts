@@ -77,7 +77,9 @@ describe('KeywordIndex', () => {
           const ids = new Int32Array(keywords.length);
           const n = index.mark(text, found, ids);
           const reported = new Set(ids.subarray(0, n));
-          keywords.forEach((kw, id) => expect(reported.has(id), kw).toBe(text.includes(kw)));
+          keywords.forEach((kw, id) => {
+            expect(reported.has(id), kw).toBe(text.includes(kw));
+          });
         },
       ),
       { numRuns: 500, seed: 8 },
