@@ -113,7 +113,7 @@ describe('a tool failing 40% of its calls', () => {
       quickQps: 10_000,
       wrapTool: flaky,
       // The seed's thresholds; a short wait before half-open keeps the test fast.
-      breakers: { errorThresholdPercentage: 30, volumeThreshold: 20, resetTimeoutMs: 400 },
+      breakers: { errorThresholdPercentage: 30, volumeThreshold: 20, resetTimeoutMs: 2_000 },
     });
     const auth = loadAuthFile(config.file, process.env);
     app = buildServer({
@@ -167,7 +167,7 @@ describe('a tool failing 40% of its calls', () => {
 
     // The backend recovers; after the reset timeout one trial call goes through and closes it.
     failing = false;
-    for (let i = 0; i < 100 && platform.breakers.state('calendar_list') !== 'half_open'; i++) {
+    for (let i = 0; i < 200 && platform.breakers.state('calendar_list') !== 'half_open'; i++) {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(await breakerState()).toBe('half_open');
@@ -267,7 +267,7 @@ describe('PostgreSQL dropping every connection of the gateway mid-load', () => {
         (a) =>
           a.status === 200 && Array.isArray(a.body.executed) && a.body.executed.includes('calendar_list'),
       );
-      expect(executed.length).toBeGreaterThan(10);
+      expect(executed.length).toBeGreaterThan(4);
 
       // Once the database is left alone the gateway answers again, and every executed call of a
       // 200 answer has its audit record (the writer retries a failed batch until it lands).
@@ -305,12 +305,17 @@ describe('PostgreSQL dropping every connection of the gateway mid-load', () => {
 describe('SIGTERM', () => {
   it('drains the in-flight request (200), refuses new connections, and exits 0', async () => {
     const o = office();
-    // The model thinks for 1.5 s before calling the tool: the request is in flight when SIGTERM lands.
-    const script = calendarScript(join(o.dir, 'model.json'), 5, { delay_ms: 1500 });
+    // The model thinks for 3 s before calling the tool: the request is in flight when SIGTERM lands.
+    const script = calendarScript(join(o.dir, 'model.json'), 5, { delay_ms: 3000 });
     const { child, url, lines } = await serve(o.configFile, script, {});
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
 
     const slow = postJson(url, 'tw-acme-alice-demo', { query: QUERY });
+    let slowSettled = false;
+    const settle = () => {
+      slowSettled = true;
+    };
+    slow.then(settle, settle);
     // The routing log records the request once it is routed and running.
     for (let i = 0; i < 200; i++) {
       const res = await fetch(`${url}/v1/routing`, {
@@ -341,6 +346,7 @@ describe('SIGTERM', () => {
       fresh = await connect();
     }
     expect(fresh).toBe('ECONNREFUSED');
+    expect(slowSettled, 'the slow request was still in flight when new connections were refused').toBe(false);
 
     const done = await slow;
     expect(done.status, done.text).toBe(200);
