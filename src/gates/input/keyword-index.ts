@@ -26,53 +26,55 @@ class AsciiAutomaton {
     }
     const width = classes;
     this.width = width;
-    // Trie with dense rows; -1 = no edge.
-    let rows = new Int32Array(64 * width).fill(-1);
-    let states = 1;
+    // Trie: per state, its edges as alternating (class, target) pairs.
+    const edges: number[][] = [[]];
     const ends: number[][] = [[]];
     for (const [kw, id] of keywords) {
       let s = 0;
       for (let i = 0; i < kw.length; i++) {
         const k = this.classOf[kw.charCodeAt(i)]!;
-        let t = rows[s * width + k]!;
-        if (t < 0) {
-          t = states++;
-          if (states * width > rows.length) {
-            const bigger = new Int32Array(rows.length * 2).fill(-1);
-            bigger.set(rows);
-            rows = bigger;
+        const e = edges[s]!;
+        let t = -1;
+        for (let j = 0; j < e.length; j += 2) {
+          if (e[j] === k) {
+            t = e[j + 1]!;
+            break;
           }
-          rows[s * width + k] = t;
+        }
+        if (t < 0) {
+          t = edges.length;
+          edges.push([]);
           ends.push([]);
+          e.push(k, t);
         }
         s = t;
       }
       ends[s]!.push(id);
     }
+    const states = edges.length;
     const delta = new Int32Array(states * width);
     const fail = new Int32Array(states);
     const out: Array<Int32Array | undefined> = new Array(states).fill(undefined);
     const queue: number[] = [];
-    for (let k = 0; k < width; k++) {
-      const t = rows[k]!;
-      if (t > 0) {
-        delta[k] = t;
-        fail[t] = 0;
-        queue.push(t);
-      }
+    const root = edges[0]!;
+    for (let j = 0; j < root.length; j += 2) {
+      delta[root[j]!] = root[j + 1]!;
+      queue.push(root[j + 1]!);
     }
     for (let q = 0; q < queue.length; q++) {
       const s = queue[q]!;
       const f = fail[s]!;
       const merged = [...ends[s]!, ...(out[f] ?? [])];
       if (merged.length > 0) out[s] = Int32Array.from(new Set(merged));
-      for (let k = 0; k < width; k++) {
-        const t = rows[s * width + k]!;
-        if (t > 0) {
-          delta[s * width + k] = t;
-          fail[t] = delta[f * width + k]!;
-          queue.push(t);
-        } else delta[s * width + k] = delta[f * width + k]!;
+      // Row of s = row of its failure state, overridden by its own edges.
+      delta.copyWithin(s * width, f * width, f * width + width);
+      const e = edges[s]!;
+      for (let j = 0; j < e.length; j += 2) {
+        const k = e[j]!;
+        const t = e[j + 1]!;
+        fail[t] = delta[f * width + k]!;
+        delta[s * width + k] = t;
+        queue.push(t);
       }
     }
     this.delta = delta;

@@ -84,13 +84,15 @@ function windowsAround(hits: readonly Hit[], length: number): Array<[number, num
 const PRIMARY = RECOGNISERS.filter((r) => r.requires === undefined);
 const SUPPORTING_RECOGNISERS = RECOGNISERS.filter((r) => r.requires !== undefined);
 /** Primary recognisers first, then supporting ones: indexes into `mayMatch`. */
-const PREFILTER = new RecogniserPrefilter([...PRIMARY, ...SUPPORTING_RECOGNISERS]);
+let prefilter: RecogniserPrefilter | undefined;
 const mayMatch = new Uint8Array(PRIMARY.length + SUPPORTING_RECOGNISERS.length);
 
 function runRecognisers(text: string): Hit[] {
   const hits: Hit[] = [];
   // Recognisers whose required keywords are absent cannot match: skipping them changes nothing.
-  PREFILTER.select(text, mayMatch);
+  // Built on first use: importing the gate (e.g. by a CLI command that never scans) stays cheap.
+  prefilter ??= new RecogniserPrefilter([...PRIMARY, ...SUPPORTING_RECOGNISERS]);
+  prefilter.select(text, mayMatch);
   for (let i = 0; i < PRIMARY.length; i++) if (mayMatch[i] === 1) runOne(PRIMARY[i]!, text, hits);
   if (hits.length === 0) return hits;
   const present = new Set(hits.map((h) => h.type));
