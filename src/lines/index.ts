@@ -33,6 +33,7 @@ export { assertDisjointAllowlists } from './line-allowlists.js';
 export { outcomeOf } from './outcome.js';
 export { DEFAULT_CACHE_TTL_MS, withQuickCache } from './quick/cached-tools.js';
 export { QuickLine, type QuickLineDeps, type QuickRunResult, quickSystemPrompt } from './quick/quick-line.js';
+export { RedisCacheBackend } from './quick/redis-cache-backend.js';
 export { type CacheBackend, MemoryCacheBackend, QuickResultCache } from './quick/result-cache.js';
 export { assertStrictQuickTools } from './quick/strict-allowlist.js';
 export { findLooseArguments, type LooseArgument } from './quick/strict-schema.js';

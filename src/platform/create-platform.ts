@@ -19,6 +19,7 @@ import {
   QuickResultCache,
   ReadonlyLine,
   RecentSummaries,
+  RedisCacheBackend,
   type RequestOptions,
   type RequestResult,
   withQuickCache,
@@ -36,6 +37,7 @@ import {
   ConcurrencyQueue,
   createBreakerStage,
   createRateLimitStage,
+  SharedBreakerState,
   ToolBreakers,
   UserRateLimiter,
 } from '../resilience/index.js';
@@ -160,9 +162,20 @@ export async function createPlatform(
     join(dirname(config.store.sqliteFile ?? join('.twinline', 'twinline.sqlite')), 'watermark.key'),
     env,
   );
-  const breakers = new ToolBreakers(options.breakers);
+  const breakers = new ToolBreakers({
+    ...options.breakers,
+    // On Redis an open breaker in one process refuses the tool in all of them.
+    ...(options.redis
+      ? { shared: new SharedBreakerState(options.redis, `${options.redisPrefix ?? 'twinline'}:breaker`) }
+      : {}),
+  });
   // The cache runs on the platform's clock, so expiry follows an injected `now`.
-  const cache = new QuickResultCache(new MemoryCacheBackend(10_000, () => now().getTime()));
+  // Shared across processes on Redis (reads and, above all, their invalidation); else in process.
+  const cache = new QuickResultCache(
+    options.redis
+      ? new RedisCacheBackend(options.redis, `${options.redisPrefix ?? 'twinline'}:cache`)
+      : new MemoryCacheBackend(10_000, () => now().getTime()),
+  );
   const limiter = new UserRateLimiter({
     points: options.quickQps ?? 10,
     durationSeconds: options.quickWindowSeconds ?? 1,

@@ -12,13 +12,19 @@ export const CIRCUIT_OPEN_RULE = 'resilience.circuit-open';
 export function createBreakerStage(breakers: ToolBreakers): GatewayStage {
   return {
     name: 'breaker',
-    evaluate(call: PreparedCall): StageDecision {
-      if (breakers.state(call.tool.name) === 'open') {
+    async evaluate(call: PreparedCall): Promise<StageDecision> {
+      const tool = call.tool.name;
+      const local = breakers.state(tool);
+      // Another process's open breaker counts too; a half-open trial here is this process's call.
+      if (
+        local === 'open' ||
+        (local === 'closed' && breakers.shared && (await breakers.shared.isOpen(tool)))
+      ) {
         return decide(
           'deny',
           'breaker',
           CIRCUIT_OPEN_RULE,
-          `Tool ${call.tool.name} is temporarily unavailable; try an alternative or tell the user.`,
+          `Tool ${tool} is temporarily unavailable; try an alternative or tell the user.`,
           { details: { status: 'unavailable' } },
         );
       }

@@ -1,4 +1,5 @@
 import CircuitBreaker from 'opossum';
+import type { SharedBreakerState } from './shared-breaker-state.js';
 
 /** The state a breaker reports, for the gateway decision, the console and `/metrics`. */
 export type BreakerState = 'closed' | 'open' | 'half_open';
@@ -14,6 +15,8 @@ export interface BreakerOptions {
   readonly windowMs?: number;
   /** How long an open breaker waits before letting one trial call through (half-open). */
   readonly resetTimeoutMs?: number;
+  /** Share open/closed transitions with other processes (Redis). */
+  readonly shared?: SharedBreakerState;
 }
 
 /** Thrown by `ToolBreakers.run` when the tool's breaker is open; the gateway turns it into a decision. */
@@ -38,9 +41,12 @@ type Action = () => Promise<unknown>;
  */
 export class ToolBreakers {
   private readonly breakers = new Map<string, CircuitBreaker<[Action], unknown>>();
-  private readonly options: Required<BreakerOptions>;
+  private readonly options: Required<Omit<BreakerOptions, 'shared'>>;
+  /** Transitions shared with other processes, when configured. */
+  readonly shared: SharedBreakerState | undefined;
 
   constructor(options: BreakerOptions = {}) {
+    this.shared = options.shared;
     this.options = {
       errorThresholdPercentage: options.errorThresholdPercentage ?? 30,
       volumeThreshold: options.volumeThreshold ?? 20,
@@ -110,6 +116,11 @@ export class ToolBreakers {
       });
       // A rejected fire is reported to the caller; opossum's own event would otherwise be unhandled noise.
       b.on('failure', () => {});
+      if (this.shared) {
+        const shared = this.shared;
+        b.on('open', () => void shared.markOpen(tool, this.options.resetTimeoutMs).catch(() => {}));
+        b.on('close', () => void shared.markClosed(tool).catch(() => {}));
+      }
       this.breakers.set(tool, b);
     }
     return b;

@@ -3,3 +3,4 @@ export { BreakerOpenError, type BreakerOptions, type BreakerState, ToolBreakers 
 export { ConcurrencyQueue, type ConcurrencyQueueOptions, type QueueTicket } from './concurrency-queue.js';
 export { type RateLimitOutcome, UserRateLimiter, type UserRateLimiterOptions } from './rate-limit.js';
 export { createRateLimitStage, RATE_LIMITED_RULE, type RateLimitStageOptions } from './rate-limit-stage.js';
+export { SharedBreakerState } from './shared-breaker-state.js';

@@ -81,3 +81,52 @@ describe('ToolBreakers', () => {
     expect(d.reason).toMatch(/temporarily unavailable/);
   });
 });
+
+describe('breaker state shared across processes (Redis)', () => {
+  it('a breaker opened in one process refuses the tool in another until it resets', async (ctx) => {
+    const { Redis } = await import('ioredis');
+    const { SharedBreakerState } = await import('../../src/resilience/index.js');
+    const redis = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true, maxRetriesPerRequest: 1 });
+    try {
+      await redis.connect();
+    } catch {
+      redis.disconnect();
+      console.warn('[skip] Redis not reachable on 127.0.0.1:6379 — shared breaker test skipped');
+      return ctx.skip();
+    }
+    const prefix = `twinline-test:${process.pid}:${Date.now()}:breaker`;
+    const here = new ToolBreakers({
+      volumeThreshold: 2,
+      resetTimeoutMs: 400,
+      shared: new SharedBreakerState(redis, prefix, 0),
+    });
+    const there = new ToolBreakers({
+      volumeThreshold: 2,
+      resetTimeoutMs: 400,
+      shared: new SharedBreakerState(redis, prefix, 0),
+    });
+    try {
+      await settle(here.run('page_fetch', fail));
+      await settle(here.run('page_fetch', fail));
+      expect(here.state('page_fetch')).toBe('open');
+      await new Promise((r) => setTimeout(r, 30)); // the open event's write to Redis
+      const stage = createBreakerStage(there);
+      const call = {
+        call: { id: 'c', name: 'page_fetch', arguments: {} },
+        tool: { name: 'page_fetch' } as never,
+        args: {},
+      };
+      const ctx2 = {
+        identity: { tenant: 'acme', user: 'alice', roles: [], dataLevel: 'L1' as const, attributes: {} },
+        sessionId: 's',
+      };
+      expect((await stage.evaluate(call, ctx2)).ruleId).toBe('resilience.circuit-open');
+      await new Promise((r) => setTimeout(r, 450));
+      expect((await stage.evaluate(call, ctx2)).verdict).toBe('allow');
+    } finally {
+      here.shutdown();
+      there.shutdown();
+      redis.disconnect();
+    }
+  });
+});
