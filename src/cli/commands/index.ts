@@ -22,6 +22,7 @@ export async function loadCommands(): Promise<CommandModule[]> {
     (await import('./watermark.js')).watermarkCommand,
     (await import('./agents.js')).agentsCommand,
     (await import('./serve.js')).serveCommand,
+    (await import('./keys.js')).keysCommand,
     (await import('./tasks.js')).tasksCommand,
     (await import('./eval.js')).evalCommand,
     (await import('./canary.js')).canaryCommand,
