@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeText, RECOGNISERS, scanText } from '../../src/gates/input/index.js';
 import { KeywordIndex } from '../../src/gates/input/keyword-index.js';
+import { RECOGNISER_KEYWORDS } from '../../src/gates/input/recogniser-keywords.js';
 import { RecogniserPrefilter } from '../../src/gates/input/recogniser-prefilter.js';
-import { requiredLiterals } from '../../src/gates/input/required-literals.js';
+import { patternKey, requiredLiterals } from '../../src/gates/input/required-literals.js';
 
 describe('requiredLiterals', () => {
   const table: Array<[RegExp, string[][] | undefined]> = [
@@ -26,6 +27,14 @@ describe('requiredLiterals', () => {
     const got = requiredLiterals(re);
     if (expected === undefined) expect(got).toBeUndefined();
     else expect(got?.map((g) => [...g].sort())).toEqual(expected.map((g) => [...g].sort()));
+  });
+
+  it('the precomputed table is up to date (else run write-recogniser-keywords.script.ts)', () => {
+    const table = new Map(RECOGNISER_KEYWORDS);
+    for (const rec of RECOGNISERS) {
+      expect(table.get(patternKey(rec.pattern)), rec.id).toEqual(requiredLiterals(rec.pattern));
+    }
+    expect(table.size).toBe(new Set(RECOGNISERS.map((r) => patternKey(r.pattern))).size);
   });
 
   it('derives a pre-filter for every recogniser', () => {

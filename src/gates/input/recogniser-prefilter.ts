@@ -6,7 +6,12 @@
  * exact — results are the same as running every regex — only faster on ordinary text.
  */
 import { KeywordIndex } from './keyword-index.js';
-import { requiredLiterals } from './required-literals.js';
+import { patternKey, requiredLiterals } from './required-literals.js';
+
+/** Requirements derived ahead of time, keyed by `patternKey`; `null` = no pre-filter. */
+export type PrecomputedRequirements = ReadonlyArray<
+  readonly [string, ReadonlyArray<readonly string[]> | null]
+>;
 
 export class RecogniserPrefilter {
   private readonly index: KeywordIndex;
@@ -18,12 +23,21 @@ export class RecogniserPrefilter {
   private readonly foundIds: Int32Array;
   private readonly groupHit: Uint8Array;
 
-  constructor(readonly recognisers: ReadonlyArray<{ readonly pattern: RegExp }>) {
+  /**
+   * @param precomputed requirements derived earlier by `requiredLiterals` (saves the analysis at
+   * start-up); used only for a pattern whose flags and source equal the entry's key.
+   */
+  constructor(
+    readonly recognisers: ReadonlyArray<{ readonly pattern: RegExp }>,
+    precomputed: PrecomputedRequirements = [],
+  ) {
+    const known = new Map(precomputed);
     const keywordIds = new Map<string, number>();
     const groupsOf: number[][] = [];
     let groups = 0;
     this.needs = recognisers.map((rec) => {
-      const req = requiredLiterals(rec.pattern);
+      const key = patternKey(rec.pattern);
+      const req = known.has(key) ? (known.get(key) ?? undefined) : requiredLiterals(rec.pattern);
       if (!req) return undefined;
       const ids = new Int32Array(req.length);
       req.forEach((literals, k) => {

@@ -335,3 +335,8 @@ export function requiredLiterals(pattern: RegExp): ReadonlyArray<readonly string
   });
   return kept.length > 0 ? kept : undefined;
 }
+
+/** Identifies a pattern for precomputed requirements: its flags and its source. */
+export function patternKey(pattern: RegExp): string {
+  return `${pattern.flags}/${pattern.source}`;
+}

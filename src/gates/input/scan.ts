@@ -1,6 +1,7 @@
 import { type Channel, combineEvidence, type TypeEvidence } from './combine.js';
 import { normalizeText, toOriginalRange } from './normalize.js';
 import { decodeBase64Payloads } from './payloads.js';
+import { RECOGNISER_KEYWORDS } from './recogniser-keywords.js';
 import { RecogniserPrefilter } from './recogniser-prefilter.js';
 import { type InjectionType, RECOGNISERS, type Recogniser } from './recognisers.js';
 import { DEFAULT_THRESHOLDS, type ScanVerdict, type Thresholds, verdictFor } from './verdict.js';
@@ -91,7 +92,7 @@ function runRecognisers(text: string): Hit[] {
   const hits: Hit[] = [];
   // Recognisers whose required keywords are absent cannot match: skipping them changes nothing.
   // Built on first use: importing the gate (e.g. by a CLI command that never scans) stays cheap.
-  prefilter ??= new RecogniserPrefilter([...PRIMARY, ...SUPPORTING_RECOGNISERS]);
+  prefilter ??= new RecogniserPrefilter([...PRIMARY, ...SUPPORTING_RECOGNISERS], RECOGNISER_KEYWORDS);
   prefilter.select(text, mayMatch);
   for (let i = 0; i < PRIMARY.length; i++) if (mayMatch[i] === 1) runOne(PRIMARY[i]!, text, hits);
   if (hits.length === 0) return hits;
