@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, type Identity } from '../core/index.js';
-import { configFileSchema, type RolesFile, rolesFileSchema, usersFileSchema } from './schema.js';
+import {
+  type ConfigFile,
+  configFileSchema,
+  type RolesFile,
+  rolesFileSchema,
+  usersFileSchema,
+} from './schema.js';
 import { loadYamlFile } from './yaml-file.js';
 
 /** A loaded configuration: every referenced file read and validated, every path absolute. */
@@ -23,6 +29,8 @@ export interface TwinlineConfig {
   /** Store location from the file; `TWINLINE_DATABASE_URL` still takes precedence at open time. */
   readonly store: { readonly sqliteFile?: string; readonly url?: string };
   readonly approvalTimeoutMs?: number;
+  /** MCP servers to import at start-up (`mcpServers` in the file). */
+  readonly mcpServers: Readonly<Record<string, ConfigFile['mcpServers'][string]>>;
 }
 
 /** Path of the built-in office domain's configuration. */
@@ -89,6 +97,12 @@ export function loadConfig(path?: string): TwinlineConfig {
     router: raw.router,
     store,
     ...(raw.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: raw.approvalTimeoutMs } : {}),
+    mcpServers: Object.fromEntries(
+      Object.entries(raw.mcpServers).map(([n, srv]) => [
+        n,
+        'cwd' in srv && srv.cwd ? { ...srv, cwd: rel(srv.cwd) } : srv,
+      ]),
+    ),
   };
 }
 

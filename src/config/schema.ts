@@ -32,7 +32,36 @@ export const configFileSchema = z.strictObject({
     .optional(),
   /** Upper bound on waiting for an approver, in ms. */
   approvalTimeoutMs: z.number().int().positive().optional(),
+  /**
+   * MCP servers whose tools are imported at start-up as `mcp__<server>__<tool>` (stdio: `command`;
+   * streamable HTTP: `url`). Manifests are conservative (no annotation → medium risk, writes).
+   */
+  mcpServers: z.record(name, mcpServerSchema()).default({}),
 });
+
+function mcpServerSchema() {
+  const policy = {
+    /** Roles that may call the server's tools (default: every role in users.yaml). */
+    allowedRoles: z.array(name).optional(),
+    category: name.optional(),
+    requiredDataLevel: z.enum(DATA_LEVELS).optional(),
+    timeoutMs: z.number().int().positive().optional(),
+  };
+  return z.union([
+    z.strictObject({
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      env: z.record(z.string(), z.string()).default({}),
+      cwd: z.string().optional(),
+      ...policy,
+    }),
+    z.strictObject({
+      url: z.url({ protocol: /^https?$/ }),
+      headers: z.record(z.string(), z.string()).default({}),
+      ...policy,
+    }),
+  ]);
+}
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
 const attributeValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
