@@ -103,15 +103,23 @@ export type AgentEventListener = (event: AgentEvent) => void;
  */
 export class AgentEventBus {
   readonly #listeners = new Set<AgentEventListener>();
+  // The listeners as of the last change: an emit delivers to the listeners present when it began
+  // (one added or removed by a listener applies from the next event) without copying per event.
+  #snapshot: readonly AgentEventListener[] = [];
 
   /** Adds a listener; returns the function that removes it. */
   on(listener: AgentEventListener): () => void {
     this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    this.#snapshot = [...this.#listeners];
+    return () => {
+      const removed = this.#listeners.delete(listener);
+      if (removed) this.#snapshot = [...this.#listeners];
+      return removed;
+    };
   }
 
   emit(event: AgentEvent): void {
-    for (const l of [...this.#listeners]) {
+    for (const l of this.#snapshot) {
       try {
         l(event);
       } catch {

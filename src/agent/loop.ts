@@ -14,6 +14,12 @@ import { invokeThroughGateway } from './tool-invocation.js';
 
 const BUDGET_REASON = 'budget exceeded';
 
+/** What the loop needs of its run's cancellation: the signal, and unlinking it at the end. */
+interface RunSignal {
+  readonly signal: AbortSignal;
+  dispose(): void;
+}
+
 /**
  * One run of an agent: model turn → proposed calls → gateway → results back to the model, until
  * the model answers in text, the turn or token/time budget is spent, or the run is cancelled.
@@ -29,10 +35,14 @@ export async function runAgentLoop(
   const src = eventSource(frame);
   const started = Date.now();
   const budget = options.budget;
-  const budgetAbort = new AbortController();
-  const run = linkedController(options.signal, budgetAbort.signal);
+  // Without a wall budget nothing but the caller's signal can stop the run, so the run follows
+  // that signal directly instead of through a controller linked to it (the common quick-line case).
+  const budgetAbort = budget.maxWallMs === undefined ? undefined : new AbortController();
+  const run: RunSignal = budgetAbort
+    ? linkedController(options.signal, budgetAbort.signal)
+    : { signal: options.signal, dispose: () => {} };
   const clearWall =
-    budget.maxWallMs === undefined
+    budget.maxWallMs === undefined || !budgetAbort
       ? () => {}
       : rt.tracker.setTimer(`wall budget ${frame.id}`, budget.maxWallMs, () =>
           budgetAbort.abort(BUDGET_REASON),
@@ -55,7 +65,7 @@ export async function runAgentLoop(
     return result;
   };
   const stopped = (): RunResult =>
-    budgetAbort.signal.aborted
+    budgetAbort?.signal.aborted
       ? finish('budget_exceeded', `Stopped: the run's time budget of ${budget.maxWallMs} ms is spent.`)
       : finish('interrupted', 'Interrupted.');
 

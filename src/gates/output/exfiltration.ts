@@ -51,9 +51,12 @@ export function classifyOutbound(text: string, options: OutboundOptions = {}): O
     score += 0.3;
     reasons.push('asks to send or enter something at an outside destination');
   }
-  const pii = findPii(text).filter(
-    (f) => f.tier === 'high' && f.type !== 'DATE_TIME' && f.type !== 'EMAIL_ADDRESS',
-  );
+  // PII only adds to a score that is already raised, so an answer with nothing outbound (the common
+  // case) skips the PII scan; the verdict is the same either way.
+  const pii =
+    score > 0
+      ? findPii(text).filter((f) => f.tier === 'high' && f.type !== 'DATE_TIME' && f.type !== 'EMAIL_ADDRESS')
+      : [];
   if (pii.length > 0 && score > 0) {
     score += 0.3;
     reasons.push(`carries ${pii.length} PII value(s) toward it`);

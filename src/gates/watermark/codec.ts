@@ -7,7 +7,7 @@
  * length-prefixed UTF-8 fields (the session as 16 raw bytes when it is a UUID), then the first
  * 8 bytes of HMAC-SHA256(key, preceding bytes).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { TwinlineError } from '../../core/index.js';
 
 export interface Watermark {
@@ -43,6 +43,23 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const enc = new TextEncoder();
 const dec = new TextDecoder('utf-8', { fatal: true });
 
+// Every answer is watermarked with the same configured key: keep its key object instead of
+// re-encoding the string and re-importing the key for each HMAC. Bounded so rotating keys in a
+// long-lived process cannot grow it.
+const keyObjects = new Map<string, KeyObject>();
+const KEY_CACHE_LIMIT = 16;
+
+function hmacKey(key: string | Uint8Array): KeyObject | Uint8Array {
+  if (typeof key !== 'string') return keyBytes(key);
+  let k = keyObjects.get(key);
+  if (!k) {
+    k = createSecretKey(keyBytes(key));
+    if (keyObjects.size >= KEY_CACHE_LIMIT) keyObjects.clear();
+    keyObjects.set(key, k);
+  }
+  return k;
+}
+
 function keyBytes(key: string | Uint8Array): Uint8Array {
   const k = typeof key === 'string' ? enc.encode(key) : key;
   if (k.length === 0)
@@ -52,7 +69,7 @@ function keyBytes(key: string | Uint8Array): Uint8Array {
   return k;
 }
 
-function mac(key: Uint8Array, data: Uint8Array): Uint8Array {
+function mac(key: KeyObject | Uint8Array, data: Uint8Array): Uint8Array {
   return createHmac('sha256', key).update(data).digest().subarray(0, MAC_BYTES);
 }
 
@@ -79,7 +96,7 @@ export function packWatermark(wm: Watermark, options: WatermarkKeyOptions): Uint
   const body = Uint8Array.from(bytes);
   const out = new Uint8Array(body.length + MAC_BYTES);
   out.set(body);
-  out.set(mac(keyBytes(options.key), body), body.length);
+  out.set(mac(hmacKey(options.key), body), body.length);
   return out;
 }
 
@@ -88,7 +105,7 @@ export function unpackWatermark(bytes: Uint8Array, options: WatermarkKeyOptions)
   if (bytes.length < 2 + MAC_BYTES || bytes[0] !== VERSION) return undefined;
   const body = bytes.subarray(0, bytes.length - MAC_BYTES);
   const tag = bytes.subarray(bytes.length - MAC_BYTES);
-  if (!timingSafeEqual(mac(keyBytes(options.key), body), tag)) return undefined;
+  if (!timingSafeEqual(mac(hmacKey(options.key), body), tag)) return undefined;
   let at = 2;
   const read = (): string | undefined => {
     const n = body[at];
@@ -115,13 +132,34 @@ export function unpackWatermark(bytes: Uint8Array, options: WatermarkKeyOptions)
   }
 }
 
+/** The four invisible symbols of each byte value, most significant bits first. */
+const BYTE_SYMBOLS: readonly string[] = Array.from(
+  { length: 256 },
+  (_, b) => SYMBOLS[(b >> 6) & 3]! + SYMBOLS[(b >> 4) & 3]! + SYMBOLS[(b >> 2) & 3]! + SYMBOLS[b & 3]!,
+);
+
 /** The invisible frame for a watermark. */
 export function watermarkFrame(wm: Watermark, options: WatermarkKeyOptions): string {
   let s = START;
-  for (const b of packWatermark(wm, options)) {
-    s += SYMBOLS[(b >> 6) & 3]! + SYMBOLS[(b >> 4) & 3]! + SYMBOLS[(b >> 2) & 3]! + SYMBOLS[b & 3]!;
-  }
+  for (const b of packWatermark(wm, options)) s += BYTE_SYMBOLS[b]!;
   return s + END;
+}
+
+/** Exactly the code points JavaScript's `\s` matches, without running a regex per character. */
+function isRegexSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /**
@@ -141,7 +179,7 @@ export function embedWatermark(text: string, wm: Watermark, options: EmbedOption
   let completed = 0;
   for (const ch of text) {
     out += ch;
-    if (/\s/.test(ch)) continue;
+    if (isRegexSpace(ch.codePointAt(0)!)) continue;
     visible++;
     if (visible % spacing === 0) {
       out += chunks[next]!;
