@@ -20,6 +20,7 @@ import {
   reviewsQuery,
   routeBody,
 } from './schemas.js';
+import type { VersionChoice } from './version-router.js';
 
 export interface ServerOptions {
   readonly platform: Platform;
@@ -28,6 +29,8 @@ export interface ServerOptions {
   readonly reviewerRoles?: readonly string[];
   readonly metrics?: ServerMetrics;
   readonly version: string;
+  /** Picks the platform (config version) that serves a user's requests; default: `platform`. */
+  readonly platformFor?: (identity: Identity) => Promise<VersionChoice>;
   /** Largest accepted request body. */
   readonly bodyLimit?: number;
 }
@@ -150,15 +153,17 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const body = parseInput(requestBody, req.body, 'body');
       const stream = body.stream ?? (req.query as { stream?: string }).stream === 'true';
       const identity = who(req);
+      const choice = options.platformFor ? await options.platformFor(identity) : { platform };
+      const served = choice.version ? { configVersion: choice.version } : {};
       if (!stream) {
-        const result = await platform.handle(identity, body.query, {
+        const result = await choice.platform.handle(identity, body.query, {
           ...(body.sessionId ? { sessionId: body.sessionId } : {}),
           waitForDeep: body.wait === true,
         });
         options.metrics?.requests.inc({ target: result.route.target, outcome: result.outcome });
-        return reply.code(result.outcome === 'queued' ? 202 : 200).send(result);
+        return reply.code(result.outcome === 'queued' ? 202 : 200).send({ ...result, ...served });
       }
-      return streamRequest(req, reply, platform, identity, body, options.metrics);
+      return streamRequest(req, reply, choice.platform, identity, body, options.metrics);
     });
 
     v1.post('/v1/route', async (req) => {

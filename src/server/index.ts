@@ -5,3 +5,4 @@ export { BadRequestError, ForbiddenError, NotFoundError } from './errors.js';
 export { ServerMetrics } from './metrics.js';
 export { buildOpenApi } from './openapi.js';
 export { type RunningServer, type ServeOptions, startServer } from './serve.js';
+export { type VersionChoice, VersionRouter } from './version-router.js';

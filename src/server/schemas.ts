@@ -57,6 +57,8 @@ export const requestResult = z.object({
   estimatedStartMs: z.number().optional(),
   ticketId: z.string().optional(),
   reviewId: z.string().optional(),
+  /** The config version that served the request, when canary roll-outs are in use. */
+  configVersion: z.string().optional(),
 });
 
 export const errorBody = z.object({

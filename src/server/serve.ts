@@ -1,8 +1,10 @@
 import { loadConfig } from '../config/index.js';
 import { createPlatform, type Platform } from '../platform/index.js';
+import type { AuditRecord } from '../store/index.js';
 import { buildServer } from './app.js';
 import { loadAuthFile } from './auth-file.js';
 import { ServerMetrics } from './metrics.js';
+import { VersionRouter } from './version-router.js';
 
 export interface ServeOptions {
   readonly port?: number;
@@ -42,7 +44,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     await redis.connect();
   }
   let metrics: ServerMetrics | undefined;
-  const platform = await createPlatform(config, {
+  const platformOptions = {
     env,
     ...(options.model ? { model: options.model } : {}),
     ...(redis ? { redis, redisPrefix: env.TWINLINE_REDIS_PREFIX || 'twinline' } : {}),
@@ -50,9 +52,21 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     ...(env.TWINLINE_QUICK_QPS ? { quickQps: Number(env.TWINLINE_QUICK_QPS) } : {}),
     ...(env.TWINLINE_QUICK_WINDOW_S ? { quickWindowSeconds: Number(env.TWINLINE_QUICK_WINDOW_S) } : {}),
     ...(env.TWINLINE_DEEP_CONCURRENCY ? { deepConcurrency: Number(env.TWINLINE_DEEP_CONCURRENCY) } : {}),
-    onAudit: (rec) => metrics?.calls.inc({ tool: rec.tool, status: rec.status, domain: rec.domain }),
-  });
+    onAudit: (rec: AuditRecord) =>
+      metrics?.calls.inc({ tool: rec.tool, status: rec.status, domain: rec.domain }),
+  };
+  const platform = await createPlatform(config, platformOptions);
   metrics = new ServerMetrics(platform);
+  // Canary roll-outs (`twinline canary …`) pick each user's config version; all share the store.
+  const { CanaryService } = await import('../eval/canary/index.js');
+  const versions = new VersionRouter(
+    platform,
+    new CanaryService(platform.store),
+    (configPath) =>
+      createPlatform(loadConfig(configPath), { ...platformOptions, openedStore: platform.store }),
+    Number(env.TWINLINE_CANARY_REFRESH_MS || 2_000),
+  );
+  await versions.start();
   const { VERSION } = await import('../cli/version.js');
   const app = buildServer({
     platform,
@@ -60,6 +74,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     reviewerRoles: auth.reviewerRoles,
     metrics,
     version: VERSION,
+    platformFor: (identity) => versions.platformFor(identity),
   });
   const host = options.host ?? '127.0.0.1';
   const address = await app.listen({ port: options.port ?? 7420, host });
@@ -97,6 +112,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
           clearInterval(idle);
         }
         await platform.deepQueue.onIdle().catch(() => {});
+        await versions.close();
         await platform.close();
         redis?.disconnect();
       })();
