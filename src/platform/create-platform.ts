@@ -1,12 +1,17 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type AccessState, compileRuleSet, createAccessStage } from '../access/index.js';
 import { createAccessPort, type ModelProvider, NoProviderError } from '../agent/index.js';
 import type { TwinlineConfig } from '../config/index.js';
 import { type ContextBus, openContextBus } from '../context/index.js';
 import type { Identity } from '../core/index.js';
 import { createInputGate, createQuotingStage, createRedactionStage } from '../gates/index.js';
-import { type GatewayStage, insertStage, type ResultStage, ToolGateway } from '../gateway/index.js';
+import {
+  decisionStages,
+  type GatewayStage,
+  loadConfigPolicy,
+  type ResultStage,
+  ToolGateway,
+} from '../gateway/index.js';
 import {
   assertDisjointAllowlists,
   assertStrictQuickTools,
@@ -24,14 +29,7 @@ import {
   type RequestResult,
   withQuickCache,
 } from '../lines/index.js';
-import {
-  createIntentStage,
-  createParameterStage,
-  createPolicyStage,
-  loadPolicyFile,
-  loadReviewerFile,
-  PolicyEngine,
-} from '../policy/index.js';
+import { loadReviewerFile } from '../policy/index.js';
 import {
   type BreakerOptions,
   ConcurrencyQueue,
@@ -153,8 +151,7 @@ export async function createPlatform(
   const registry = runtime.registry;
   const now = options.now ?? (() => new Date());
 
-  const policyDocs = config.policies.map((f) => loadPolicyFile(f));
-  const policy = policyDocs.length > 0 ? new PolicyEngine(mergeDocuments(policyDocs)) : undefined;
+  const policy = loadConfigPolicy(config);
   const reviewersFile = join(dirname(config.file), 'reviewers.yaml');
   const reviewers = existsSync(reviewersFile) ? loadReviewerFile(reviewersFile) : undefined;
 
@@ -190,21 +187,12 @@ export async function createPlatform(
     memoizeResultStage(createRedactionStage()),
     createWriteFactStage(),
   ];
-  const lineStages = (allow: ReadonlySet<string>, extra: GatewayStage[]): GatewayStage[] => {
-    let stages = [...runtime.gateway.stages];
-    if (policy) stages = stages.map((s) => (s.name === 'rbac' ? createPolicyStage(policy) : s));
-    const after = (name: string, stage: GatewayStage) => {
-      stages = insertStage(stages, stage, { after: name });
-    };
-    stages = insertStage(stages, createAccessStage({ defaultState: lineAccess(allow) }), {
-      before: 'schema',
-    });
-    if (policy) after('policy', createParameterStage(policy.document.parameters));
-    after(policy ? 'parameters' : 'rbac', createIntentStage());
-    for (const s of extra) stages = [...stages, s];
-    stages = [...stages, createBreakerStage(breakers)];
-    return stages;
-  };
+  // The deciding stages `twinline check` shows, then this line's resilience stages.
+  const lineStages = (allow: ReadonlySet<string>, extra: GatewayStage[]): GatewayStage[] => [
+    ...decisionStages(allow, policy),
+    ...extra,
+    createBreakerStage(breakers),
+  ];
 
   const wrapTool = options.wrapTool ?? ((t: ToolSpec) => t);
   const allowed = (names: readonly string[]) =>
@@ -480,29 +468,6 @@ export async function createPlatform(
       context.close();
       if (ownBus) await context.bus.close();
       await runtime.close();
-    },
-  };
-}
-
-/** The default access state of a line's main agent: its allowlist and no extra rules. */
-function lineAccess(allow: ReadonlySet<string>): AccessState {
-  return {
-    agentName: 'main',
-    tools: allow,
-    rules: compileRuleSet([], { projectRoot: '/', cwd: '/', home: '/' }),
-    mode: 'default',
-    background: false,
-    depth: 0,
-  };
-}
-
-function mergeDocuments(docs: ReturnType<typeof loadPolicyFile>[]): ReturnType<typeof loadPolicyFile> {
-  if (docs.length === 1) return docs[0]!;
-  return {
-    rules: docs.flatMap((d) => d.rules),
-    parameters: {
-      tools: Object.assign({}, ...docs.map((d) => d.parameters.tools)),
-      thirdParty: docs[docs.length - 1]!.parameters.thirdParty,
     },
   };
 }
