@@ -52,7 +52,8 @@ describe('providerSource', () => {
 
   it('keeps a settled file parsed while it is unchanged, and re-reads it once it changes', async () => {
     const file = scriptFile('old');
-    const past = new Date(Date.now() - 60_000);
+    // Whole seconds: a fractional millisecond time does not round-trip through utimes exactly.
+    const past = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
     utimesSync(file, past, past);
     const next = providerSource(`scripted:${file}`, {});
     expect(await firstText(next())).toBe('old');
@@ -62,7 +63,7 @@ describe('providerSource', () => {
     expect(statSync(file).mtimeMs).toBe(past.getTime());
     expect(await firstText(next())).toBe('old');
     // A real rewrite moves the mtime: the new script is played.
-    const later = new Date(Date.now() - 30_000);
+    const later = new Date(Math.floor(Date.now() / 1000) * 1000 - 30_000);
     utimesSync(file, later, later);
     expect(await firstText(next())).toBe('new');
   });
