@@ -100,7 +100,9 @@ export class AgentSession {
       gateway: options.gateway,
       catalog: options.catalog,
       access: options.access,
-      definitions: new Map([...(options.definitions ?? [])].map((d) => [d.name, d])),
+      definitions: new Map(
+        options.definitions ? [...options.definitions].map((d) => [d.name, d]) : undefined,
+      ),
       bus: this.events,
       tracker: this.tracker,
       board: new TaskBoard(),

@@ -23,9 +23,10 @@ export async function invokeThroughGateway(
   const unbind = bindCall(callId, frame);
   const ctx = callContextFor(frame, signal, route);
   try {
-    return await agentContext.run(frame, () =>
-      rt.gateway.invoke({ id: callId, name: proposal.name, arguments: proposal.arguments }, ctx),
-    );
+    const invoke = () =>
+      rt.gateway.invoke({ id: callId, name: proposal.name, arguments: proposal.arguments }, ctx);
+    // The loop already runs inside this frame's context: entering it again would change nothing.
+    return await (agentContext.getStore() === frame ? invoke() : agentContext.run(frame, invoke));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     rt.bus.emit({
