@@ -167,6 +167,20 @@ export const RECOGNISERS: readonly Recogniser[] = [
     'declares the assistant now runs with a privileged role',
   ),
   r(
+    'role.en.promoted-to',
+    'role_claim',
+    3.0,
+    "\\byou(?: are|'re| have been| were)? (?:now )?(?:been )?(?:promoted|elevated|upgraded|appointed|reassigned) (?:to|as) (?:an? |the )?[a-z][\\w-]{2,40}",
+    'claims the assistant was promoted to another role',
+  ),
+  r(
+    'role.en.role-token',
+    'role_claim',
+    3.0,
+    "\\b(?:you(?: are|'re)(?: now)?|you have (?:been )?(?:granted|given)(?: the)?|(?:you|i)(?: have been| were| was| am| are|'re|'m)? (?:now )?(?:promoted|elevated|upgraded|appointed|reassigned) (?:to|as)|i(?: am|'m)(?: now)?|i have (?:been )?(?:granted|given)(?: the)?) (?:an? |the )?[a-z]+_(?:admin|administrator|owner|manager|analyst|operator|approver)\\b",
+    'claims a named privileged role (e.g. project_admin) for the assistant or the requester',
+  ),
+  r(
     'role.en.iam',
     'role_claim',
     1.3,
@@ -200,6 +214,20 @@ export const RECOGNISERS: readonly Recogniser[] = [
     3.0,
     '你(?:现在|目前|从现在起|从此)(?:就)?(?:是|拥有|具有|获得了?)(?:一个|一名)?(?:管理员|超级用户|超级管理员|root|最高权限|全部权限|所有权限|开发者权限|系统权限)',
     '宣称助手现在拥有特权身份',
+  ),
+  r(
+    'role.zh.promoted-to',
+    'role_claim',
+    3.0,
+    '你(?:已|已经)?被(?:提升|提拔|升级|授权|任命|晋升|授予|调整)(?:为|成|成为)[^。\\n]{1,20}',
+    '声称助手已被提升/任命为某个角色',
+  ),
+  r(
+    'role.zh.role-token',
+    'role_claim',
+    3.0,
+    '(?:你|我)(?:已|已经|现在)?(?:被)?(?:提升|升级|任命|授予|晋升|是|成为)(?:为|成)?\\s*[a-z]+_(?:admin|administrator|owner|manager|analyst|operator|approver)',
+    '声称助手或请求者拥有某个特权角色（如 project_admin）',
   ),
   r(
     'role.zh.iam',
