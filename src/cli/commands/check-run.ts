@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { prepareAgentCheck } from '../../access/index.js';
 import { loadConfig } from '../../config/index.js';
 import { TwinlineError } from '../../core/index.js';
-import { decisionStages, insertStage, loadConfigPolicy } from '../../gateway/index.js';
+import { decisionStages, insertStage, loadConfigPolicy, ToolGateway } from '../../gateway/index.js';
 import { createRuntime, IdentityDirectory } from '../../runtime/index.js';
 import type { ConfigOption } from './open-runtime.js';
+
+/** `check` never executes, so it never audits. */
+const NO_AUDIT = { record() {}, flush: async () => {} };
 
 export interface CheckOptions extends ConfigOption {
   readonly user: string;
@@ -44,23 +47,23 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
   const allow = new Set(line === 'quick' ? config.lines.quick : config.lines.deep);
   // The same deciding stages as the line's gateway in `serve` (resilience aside).
   let stages = decisionStages(allow, loadConfigPolicy(config));
-  const registryOnly = await createRuntime(config, { store: false });
+  const rt = await createRuntime(config, { store: false });
   let extensions: Record<string, unknown> | undefined;
   let approvalMode: string | undefined;
   if (opts.agent) {
     const agent = prepareAgentCheck({
       cwd: opts.cwd ?? process.cwd(),
-      available: registryOnly.registry.list().map((t) => t.name),
+      available: rt.registry.list().map((t) => t.name),
       agentName: opts.agent,
-      tools: registryOnly.registry,
+      tools: rt.registry,
     });
     stages = stages.map((s) => (s.name === 'access' ? agent.stages.access : s));
     stages = insertStage(stages, agent.stages.approval, { after: 'review' });
     extensions = agent.extensions;
     approvalMode = agent.state.mode;
   }
-  await registryOnly.close();
-  const rt = await createRuntime(config, { store: false, stages });
+  // A dry-run gateway over the runtime's registry: nothing executes, queues or audits.
+  const gateway = new ToolGateway({ tools: rt.registry, audit: NO_AUDIT, dryRunOnly: true, stages });
   try {
     if (!rt.registry.has(opts.tool)) {
       throw new TwinlineError('cli.unknown-tool', `unknown tool ${JSON.stringify(opts.tool)}`, {
@@ -71,7 +74,7 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
       ?.split(',')
       .map((s) => s.trim())
       .filter(Boolean);
-    const result = await rt.gateway.check(
+    const result = await gateway.check(
       { id: `check-${randomUUID()}`, name: opts.tool, arguments: args },
       {
         identity,
