@@ -5,7 +5,7 @@ import type { Approver } from '../gateway/index.js';
 import type { ConcurrencyQueue } from '../resilience/index.js';
 import type { DeepLine } from './deep/deep-line.js';
 import { ModelPlanner } from './deep/planner.js';
-import type { LineEvent, LineEventSink, RequestOutcome, RouteTarget } from './events.js';
+import type { LineEventSink, RequestOutcome, RouteTarget } from './events.js';
 import type { QuickLine } from './quick/quick-line.js';
 import type { ReadonlyLine } from './readonly/readonly-line.js';
 
@@ -83,9 +83,8 @@ export class LineDispatcher {
   async handle(identity: Identity, query: string, options: RequestOptions = {}): Promise<RequestResult> {
     const requestId = randomUUID();
     const sessionId = options.sessionId ?? requestId;
-    const events: LineEvent[] = [];
+    // Events go only to the caller's sink (nothing here reads them back, so none are kept).
     const emit: LineEventSink = (e) => {
-      events.push(e);
       options.emit?.(e);
     };
     const route = this.deps.route(query);
