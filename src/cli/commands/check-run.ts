@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { prepareAgentCheck } from '../../access/index.js';
-import { loadConfig } from '../../config/index.js';
+import { loadConfig, prebuiltOfficeDomain } from '../../config/index.js';
 import { TwinlineError } from '../../core/index.js';
 import { decisionStages, insertStage, loadConfigPolicy, ToolGateway } from '../../gateway/index.js';
 import { createRuntime, IdentityDirectory } from '../../runtime/index.js';
@@ -35,7 +35,8 @@ export function parseArgsOption(text: string): unknown {
 
 export async function runCheck(opts: CheckOptions): Promise<void> {
   const args = parseArgsOption(opts.args);
-  const config = loadConfig(opts.config);
+  // The office domain comes from the build-time snapshot when its YAML is unchanged.
+  const config = opts.config ? loadConfig(opts.config) : (prebuiltOfficeDomain() ?? loadConfig());
   // Bad input is reported before the tools module is loaded.
   const identity = new IdentityDirectory(config.users).resolve(opts.user, opts.tenant);
   const line = opts.line ?? (config.lines.quick.includes(opts.tool) ? 'quick' : 'deep');
