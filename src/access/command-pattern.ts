@@ -15,24 +15,55 @@ export function compileCommandPattern(specifier: string): (command: string) => b
     return (c) => c === prefix || c.startsWith(withSpace);
   }
   if (/(^|[^\\])\*/.test(s)) {
-    let body = '';
-    let optionalTail = false;
     let src = s;
+    let optionalTail = false;
     if (src.endsWith(' *') && !src.endsWith('\\ *')) {
       optionalTail = true;
       src = src.slice(0, -2);
     }
+    // Literal pieces between unescaped stars; matched with plain string searches, which is what
+    // the per-call path needs (a regex with `.*` backtracks on every call).
+    const pieces: string[] = [];
+    let piece = '';
     for (let i = 0; i < src.length; i++) {
       const ch = src[i]!;
       if (ch === '\\' && src[i + 1] === '*') {
-        body += '\\*';
+        piece += '*';
         i++;
-      } else if (ch === '*') body += '.*';
-      else body += ch.replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+      } else if (ch === '*') {
+        pieces.push(piece);
+        piece = '';
+      } else piece += ch;
     }
-    const re = new RegExp(`^${body}${optionalTail ? '(?: .*)?' : ''}$`, 's');
-    return (c) => re.test(c);
+    pieces.push(piece);
+    if (!optionalTail) return (c) => globMatches(pieces, c);
+    // `body *` also matches the bare `body`: the same pieces, or with ` ` + any text appended.
+    const withTail = [...pieces.slice(0, -1), `${pieces[pieces.length - 1]!} `, ''];
+    return (c) => globMatches(pieces, c) || globMatches(withTail, c);
   }
   const literal = s.replace(/\\\*/g, '*');
   return (c) => c === literal;
+}
+
+/**
+ * Does `c` match literal `pieces` joined by `*` (any text, newlines included)? The first piece is
+ * a prefix, the last a suffix, and the middle ones are found leftmost-first in order, which is
+ * exact for a star-only glob.
+ */
+function globMatches(pieces: readonly string[], c: string): boolean {
+  const last = pieces.length - 1;
+  const head = pieces[0]!;
+  if (last === 0) return c === head;
+  const tail = pieces[last]!;
+  if (c.length < head.length + tail.length || !c.startsWith(head)) return false;
+  const end = c.length - tail.length;
+  if (!c.endsWith(tail)) return false;
+  let at = head.length;
+  for (let k = 1; k < last; k++) {
+    const p = pieces[k]!;
+    const i = c.indexOf(p, at);
+    if (i < 0 || i + p.length > end) return false;
+    at = i + p.length;
+  }
+  return true;
 }
