@@ -74,7 +74,10 @@ describe('rollback decision', () => {
 async function rolloutScenario(store: Store) {
   const bad = brokenOfficeConfig();
   let clock = Date.parse('2026-11-30T00:00:00Z');
-  const canary = new CanaryService(store, () => new Date((clock += 1000)));
+  const canary = new CanaryService(store, () => {
+    clock += 1000;
+    return new Date(clock);
+  });
   try {
     // v1 becomes stable for everyone.
     await canary.start({ version: 'v1', config: OFFICE_CONFIG_PATH, percent: 100 });

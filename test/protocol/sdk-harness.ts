@@ -34,7 +34,13 @@ export function fileText(dir: string, name: string): string | undefined {
 export function engineEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  for (const k of ['TWINLINE_USER', 'TWINLINE_TENANT', 'TWINLINE_MODEL', 'TWINLINE_CONFIG', 'TWINLINE_DATABASE_URL']) {
+  for (const k of [
+    'TWINLINE_USER',
+    'TWINLINE_TENANT',
+    'TWINLINE_MODEL',
+    'TWINLINE_CONFIG',
+    'TWINLINE_DATABASE_URL',
+  ]) {
     delete env[k];
   }
   return { ...env, ...extra };
