@@ -107,8 +107,10 @@ export const FILE_READING_COMMANDS = new Set([
 
 export function segmentIsReadOnly(seg: ShellSegment): boolean {
   if (seg.writes.length > 0 || seg.nested || seg.riskyEnv) return false;
-  const [cmd, ...args] = seg.words;
+  const cmd = seg.words[0];
   if (cmd === undefined) return true;
+  if (cmd !== 'git' && cmd !== 'find' && cmd !== 'sed' && cmd !== 'sort') return READ_ONLY_COMMANDS.has(cmd);
+  const args = seg.words.slice(1);
   if (cmd === 'git') {
     const sub = args.find((a) => !a.startsWith('-'));
     if (sub === 'branch') return args.every((a) => !/^-(d|D|m|M|c|C|-delete|-move|-copy)$/.test(a));
@@ -130,15 +132,34 @@ export function isReadOnlyShell(split: SplitShellCommand): boolean {
 
 /** True for commands that destroy data or the machine's state; `auto` mode refuses these. */
 export function isDestructiveShell(split: SplitShellCommand): boolean {
-  return split.segments.some((seg) => {
-    const words = seg.core.split(' ');
-    const [cmd, ...args] = words;
-    if (cmd === undefined) return false;
+  for (const seg of split.segments) if (segmentIsDestructive(seg)) return true;
+  return false;
+}
+
+/** Commands that are destructive whatever their arguments (plus `mkfs.*`, tested apart). */
+const DESTRUCTIVE_COMMANDS = new Set([
+  'mkfs',
+  'dd',
+  'shred',
+  'wipefs',
+  'shutdown',
+  'reboot',
+  'halt',
+  'poweroff',
+  'fdisk',
+  'parted',
+]);
+
+function segmentIsDestructive(seg: ShellSegment): boolean {
+  // Only the commands below look at their arguments: split them out for those alone.
+  const core = seg.core;
+  const sp = core.indexOf(' ');
+  const cmd = sp < 0 ? core : core.slice(0, sp);
+  if (cmd === 'rm' || cmd === 'chmod' || cmd === 'chown' || cmd === 'git') {
+    const args = core.split(' ').slice(1);
     if (cmd === 'rm')
       return args.some((a) => /^-[a-zA-Z]*[rRf]/.test(a) || a === '--recursive' || a === '--force');
-    if (/^(mkfs(\..*)?|dd|shred|wipefs|shutdown|reboot|halt|poweroff|fdisk|parted)$/.test(cmd)) return true;
-    if ((cmd === 'chmod' || cmd === 'chown') && args.some((a) => a === '-R' || a === '--recursive'))
-      return true;
+    if (cmd !== 'git' && args.some((a) => a === '-R' || a === '--recursive')) return true;
     if (cmd === 'git') {
       const sub = args.find((a) => !a.startsWith('-'));
       if (sub === 'push' && args.some((a) => a === '-f' || a === '--force' || a.startsWith('--force-')))
@@ -146,7 +167,9 @@ export function isDestructiveShell(split: SplitShellCommand): boolean {
       if (sub === 'reset' && args.includes('--hard')) return true;
       if (sub === 'clean' && args.some((a) => /^-[a-zA-Z]*f/.test(a))) return true;
     }
-    if (seg.writes.some((w) => w.startsWith('/dev/sd') || w.startsWith('/dev/nvme'))) return true;
-    return /:\(\)\s*\{/.test(seg.text);
-  });
+  } else if (DESTRUCTIVE_COMMANDS.has(cmd) || (cmd.startsWith('mkfs.') && /^mkfs\..*$/.test(cmd)))
+    return true;
+  for (const w of seg.writes) if (w.startsWith('/dev/sd') || w.startsWith('/dev/nvme')) return true;
+  // A fork bomb's `:()` opener; the substring test keeps the regex off ordinary lines.
+  return seg.text.includes(':()') && /:\(\)\s*\{/.test(seg.text);
 }

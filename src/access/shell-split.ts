@@ -143,6 +143,16 @@ function endPiece(st: TokenizerState): void {
 /** Characters that make a line more than whitespace-separated words. */
 const SPECIAL = /['"\\$`<>()&|;#\n{}]/;
 
+/**
+ * Characters that end an ordinary run inside a word (`$` only before `(`, checked apart; `#`
+ * only starts a comment at a word start, so it is ordinary mid-word).
+ */
+const ends: boolean[] = (() => {
+  const t = new Array<boolean>(128).fill(false);
+  for (const c of '\\\'"`<>()&|; \t\n') t[c.charCodeAt(0)] = true;
+  return t;
+})();
+
 function tokenize(line: string, inner: string[], state: { opaque: boolean }): RawPiece[] {
   if (!SPECIAL.test(line)) {
     // Fast path: a plain command is just its words.
@@ -294,9 +304,15 @@ function tokenize(line: string, inner: string[], state: { opaque: boolean }): Ra
       i++;
       continue;
     }
-    st.word += ch;
+    // An ordinary run: take it in one slice rather than a character at a time.
+    let j = i + 1;
+    while (j < n && !ends[line.charCodeAt(j)]!) {
+      if (line.charCodeAt(j) === 36 /* $ */ && line[j + 1] === '(') break;
+      j++;
+    }
+    st.word += j === i + 1 ? ch : line.slice(i, j);
     st.inWord = true;
-    i++;
+    i = j;
   }
   endPiece(st);
   return st.pieces;
@@ -340,6 +356,8 @@ function readSubstitution(
   return null;
 }
 
+const NONE: readonly string[] = Object.freeze([]);
+
 function toSegment(piece: RawPiece, nested: boolean): ShellSegment | null {
   let words = piece.words;
   let k = 0;
@@ -348,25 +366,33 @@ function toSegment(piece: RawPiece, nested: boolean): ShellSegment | null {
     if (RISKY_ENV.test(words[k]!)) riskyEnv = true;
     k++;
   }
-  words = words.slice(k);
+  if (k > 0) words = words.slice(k);
   if (words[0] === 'env' && words.slice(1).some((w) => RISKY_ENV.test(w))) riskyEnv = true;
   words = stripWrappers(words, BENIGN_WRAPPERS);
   if (words.length === 1 && DROPPED_WORDS.has(words[0]!)) words = [];
-  const writes = piece.redirects
-    .filter((r) => r.op.includes('>') && r.target !== '/dev/null')
-    .map((r) => r.target);
-  const reads = piece.redirects.filter((r) => r.op === '<').map((r) => r.target);
+  let writes = NONE;
+  let reads = NONE;
+  if (piece.redirects.length > 0) {
+    writes = piece.redirects
+      .filter((r) => r.op.includes('>') && r.target !== '/dev/null')
+      .map((r) => r.target);
+    reads = piece.redirects.filter((r) => r.op === '<').map((r) => r.target);
+  }
   if (words.length === 0 && writes.length === 0 && reads.length === 0) return null;
   const core = stripWrappers(words, ALL_WRAPPERS);
-  return { words, text: words.join(' '), core: core.join(' '), writes, reads, nested, riskyEnv };
+  const text = words.length === 1 ? words[0]! : words.join(' ');
+  return { words, text, core: core === words ? text : core.join(' '), writes, reads, nested, riskyEnv };
 }
 
 function isAssignment(word: string): boolean {
-  return /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
+  // Cheap pre-check: an assignment has `=` somewhere.
+  return word.includes('=') && /^[A-Za-z_][A-Za-z0-9_]*=/.test(word);
 }
 
 /** Drops leading wrapper commands and their options (`timeout -s 9 10 cmd` → `cmd`). */
-function stripWrappers(words: readonly string[], wrappers: ReadonlySet<string>): string[] {
+function stripWrappers(words: string[], wrappers: ReadonlySet<string>): string[] {
+  // Most commands have no wrapper: hand back the same array, no copy.
+  if (words.length === 0 || !wrappers.has(words[0]!)) return words;
   let i = 0;
   for (;;) {
     const w = words[i];
