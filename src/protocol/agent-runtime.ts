@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, relative } from 'node:path';
-import { compileRuleSet } from '../access/index.js';
+import { compileRuleSet, loadAccessEnvironment } from '../access/index.js';
 import {
   type AgentEvent,
   AgentSession,
@@ -144,10 +144,18 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     stages: agentGatewayStages((name) => registry.get(name)),
     ...(domain.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: domain.approvalTimeoutMs } : {}),
   });
-  const roots = { projectRoot: config.cwd, cwd: config.cwd, home: config.env['HOME'] ?? config.cwd };
+  // The folder's settings (user, project, local, managed; project levels only when trusted),
+  // trust and agent definitions, plus the host's --allowedTools/--disallowedTools on top.
+  const environment = loadAccessEnvironment({
+    cwd: config.cwd,
+    homeDir: config.env['HOME'] ?? config.cwd,
+  });
   const rules = compileRuleSet(
-    [{ source: 'command line', allow: config.allowedTools, deny: config.disallowedTools }],
-    roots,
+    [
+      ...environment.settings.ruleSources,
+      { source: 'command line', allow: config.allowedTools, deny: config.disallowedTools },
+    ],
+    environment.roots,
   );
   const approver = new TurnApprover();
   const systemPrompt =
@@ -170,6 +178,8 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
       approvalMode: mode,
       approver,
       domain: 'cli',
+      definitions: environment.definitions,
+      trustedFolder: environment.trusted,
       ...(systemPrompt ? { systemPrompt } : {}),
       ...(config.maxTurns !== undefined ? { limits: { maxTurns: config.maxTurns } } : {}),
     });
