@@ -367,9 +367,7 @@ function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string):
     const idx = rules.index[effect];
     if (idx.whole[0]) return { effect, rule: idx.whole[0], shell };
     for (const s of segs) {
-      const hit =
-        findIndexed(idx, commandKeys(s.text), s.text) ??
-        (s.core !== s.text ? findIndexed(idx, commandKeys(s.core), s.core) : undefined);
+      const hit = findCommand(idx, s.text) ?? (s.core !== s.text ? findCommand(idx, s.core) : undefined);
       if (hit) return { effect, rule: hit, shell };
     }
     files ??= fileOpsOf(split, set.roots);
@@ -388,10 +386,7 @@ function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string):
   if (rules.allow.length === 0 || split.opaque || segs.length === 0) return { effect: 'none', shell };
   let first: CompiledRule | undefined;
   for (const s of segs) {
-    const hit =
-      s.writes.length === 0 && !s.riskyEnv
-        ? findIndexed(rules.index.allow, commandKeys(s.text), s.text)
-        : undefined;
+    const hit = s.writes.length === 0 && !s.riskyEnv ? findCommand(rules.index.allow, s.text) : undefined;
     if (hit) first ??= hit;
     else if (!segmentIsReadOnly(s)) return { effect: 'none', shell };
   }
@@ -432,6 +427,17 @@ function fileOpsOf(split: SplitShellCommand, roots: PathRoots): FileOps {
   // Follow literal `cd` so `cd /etc && cat passwd` is seen as reading /etc/passwd.
   let here = roots;
   for (const seg of split.segments) {
+    // Most commands neither change directory nor read named files: skip them unsplit.
+    const sp = seg.core.indexOf(' ');
+    const head = sp < 0 ? seg.core : seg.core.slice(0, sp);
+    if (
+      seg.reads.length === 0 &&
+      seg.writes.length === 0 &&
+      head !== 'cd' &&
+      head !== 'pushd' &&
+      !FILE_READING_COMMANDS.has(head)
+    )
+      continue;
     const words = seg.core.split(' ');
     if ((words[0] === 'cd' || words[0] === 'pushd') && words[1] !== undefined && !words[1].startsWith('-')) {
       here = { ...here, cwd: resolvePath(words[1], here) };
@@ -454,20 +460,34 @@ function fileOpsOf(split: SplitShellCommand, roots: PathRoots): FileOps {
 
 function fileRuleHit(set: CompiledRuleSet, files: FileOps, effect: 'deny' | 'ask'): CompiledRule | undefined {
   if (files.reads.length === 0 && files.writes.length === 0) return undefined;
-  const readIdx = set.rulesFor('read_file').index[effect];
-  const writeIdx = set.rulesFor('write_file').index[effect];
-  // Whole-tool read/edit rules say nothing about what a shell command may touch.
-  const readRules: RuleIndex = { whole: [], byKey: readIdx.byKey, rest: readIdx.rest };
-  const writeRules: RuleIndex = { whole: [], byKey: writeIdx.byKey, rest: writeIdx.rest };
-  for (const f of files.reads) {
-    const hit = findIndexed(readRules, f.keys, f.abs);
-    if (hit) return hit;
+  // Whole-tool read/edit rules say nothing about what a shell command may touch: keyed and
+  // unkeyed specifier rules only.
+  if (files.reads.length > 0) {
+    const idx = set.rulesFor('read_file').index[effect];
+    for (const f of files.reads) {
+      const hit = findSpecified(idx, f.keys, f.abs);
+      if (hit) return hit;
+    }
   }
-  for (const f of files.writes) {
-    const hit = findIndexed(writeRules, f.keys, f.abs);
-    if (hit) return hit;
+  if (files.writes.length > 0) {
+    const idx = set.rulesFor('write_file').index[effect];
+    for (const f of files.writes) {
+      const hit = findSpecified(idx, f.keys, f.abs);
+      if (hit) return hit;
+    }
   }
   return undefined;
+}
+
+/** {@link findIndexed} ignoring the index's whole-tool rules. */
+function findSpecified(idx: RuleIndex, keys: readonly string[], subject: string): CompiledRule | undefined {
+  if (idx.byKey.size > 0) {
+    for (const k of keys) {
+      const hit = testEach(idx.byKey.get(k), subject);
+      if (hit) return hit;
+    }
+  }
+  return testEach(idx.rest, subject);
 }
 
 /**
@@ -482,10 +502,27 @@ function commandKeyOf(spec: string): string | undefined {
   return literal(words[1]) ? `${words[0]} ${words[1]}` : words[0];
 }
 
-/** The keys a command can be found under: its first word and its first two words. */
-function commandKeys(command: string): string[] {
-  const a = command.indexOf(' ');
-  if (a < 0) return [command];
-  const b = command.indexOf(' ', a + 1);
-  return [command.slice(0, a), b < 0 ? command : command.slice(0, b)];
+/**
+ * {@link findIndexed} for a command: its keys are its first word and its first two words,
+ * looked up directly (no key array per call).
+ */
+function findCommand(idx: RuleIndex, command: string): CompiledRule | undefined {
+  if (idx.whole[0]) return idx.whole[0];
+  if (idx.byKey.size > 0) {
+    const a = command.indexOf(' ');
+    const first = a < 0 ? command : command.slice(0, a);
+    const hit = testEach(idx.byKey.get(first), command);
+    if (hit) return hit;
+    if (a >= 0) {
+      const b = command.indexOf(' ', a + 1);
+      const hit2 = testEach(idx.byKey.get(b < 0 ? command : command.slice(0, b)), command);
+      if (hit2) return hit2;
+    }
+  }
+  return testEach(idx.rest, command);
+}
+
+function testEach(list: readonly CompiledRule[] | undefined, subject: unknown): CompiledRule | undefined {
+  if (list) for (const r of list) if (r.test!(subject)) return r;
+  return undefined;
 }

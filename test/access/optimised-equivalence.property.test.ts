@@ -6,8 +6,13 @@ import {
   isReadOnlyShell,
   splitShellCommand,
 } from '../../src/access/index.js';
+import { compileRuleSet, evaluateRules } from '../../src/access/rule-set.js';
 import { segmentIsReadOnly } from '../../src/access/shell-risk.js';
 import { compileCommandPattern as oracleCompile } from './oracle/command-pattern.oracle.js';
+import {
+  compileRuleSet as oracleCompileRuleSet,
+  evaluateRules as oracleEvaluateRules,
+} from './oracle/rule-set.oracle.js';
 import {
   isDestructiveShell as oracleDestructive,
   isReadOnlyShell as oracleReadOnly,
@@ -182,6 +187,55 @@ describe('optimised shell path decides exactly as the previous implementation', 
         }
       }),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('optimised shell rule evaluation decides exactly as the previous implementation', () => {
+  const roots = { projectRoot: '/proj', cwd: '/proj', home: '/home/u' };
+  const ruleText = fc.oneof(
+    fc
+      .tuple(fc.constantFrom(...atoms), fc.constantFrom(...patternAtoms), fc.constantFrom(...atoms))
+      .map(([a, b, c]) => `Bash(${a} ${b}${c})`),
+    fc.constantFrom(
+      'Bash',
+      'Bash(git push:*)',
+      'Bash(rm -rf *)',
+      'Bash(npm run *)',
+      'Bash(git *arg1*)',
+      'Bash(cat *)',
+      'Bash(ls)',
+      'Read(./.env)',
+      'Read(~/**)',
+      'Read(/etc/**)',
+      'Read(//etc/**)',
+      'Edit(out.txt)',
+      'Edit(src/**)',
+      'Read',
+      'Edit',
+    ),
+  );
+  const ruleSource = fc.record({
+    allow: fc.array(ruleText, { maxLength: 8 }),
+    ask: fc.array(ruleText, { maxLength: 4 }),
+    deny: fc.array(ruleText, { maxLength: 4 }),
+  });
+
+  it('evaluateRules gives the same effect, rule and shell analysis on any line', () => {
+    fc.assert(
+      fc.property(ruleSource, fc.array(anyLine, { minLength: 1, maxLength: 5 }), (src, lines) => {
+        const set = compileRuleSet([{ source: 'p', ...src }], roots);
+        const old = oracleCompileRuleSet([{ source: 'p', ...src }], roots);
+        for (const command of lines) {
+          const a = evaluateRules(set, 'shell', { command });
+          const b = oracleEvaluateRules(old, 'shell', { command });
+          expect(a.effect).toBe(b.effect);
+          expect(a.rule?.text).toBe(b.rule?.text);
+          expect(a.rule?.effect).toBe(b.rule?.effect);
+          expect(a.shell).toEqual(b.shell);
+        }
+      }),
+      { numRuns: 500 },
     );
   });
 });

@@ -1,0 +1,499 @@
+// Test-only oracle: the pre-optimisation implementation, kept verbatim so property tests can
+// check the optimised code in src/access/ decides exactly the same.
+
+import {
+  compilePathPattern,
+  literalBaseOf,
+  type PathRoots,
+  resolvePath,
+  targetPathOf,
+} from '../../../src/access/path-pattern.js';
+import {
+  PATH_RULE_COVERAGE,
+  type ParsedRule,
+  parseRule,
+  type RuleEffect,
+} from '../../../src/access/rule-parser.js';
+import { compileToolPattern, type ToolNameMatcher } from '../../../src/access/tool-pattern.js';
+import { compileCommandPattern } from './command-pattern.oracle.js';
+import {
+  FILE_READING_COMMANDS,
+  isDestructiveShell,
+  isReadOnlyShell,
+  segmentIsReadOnly,
+} from './shell-risk.oracle.js';
+import { type SplitShellCommand, splitShellCommand } from './shell-split.oracle.js';
+
+/** Rules from one origin (a settings file, an agent definition, a session grant). */
+export interface RuleSource {
+  readonly source: string;
+  readonly allow?: readonly string[];
+  readonly ask?: readonly string[];
+  readonly deny?: readonly string[];
+}
+
+/** A rule that could not be parsed; it is ignored (never half-applied) and reported. */
+export interface RuleWarning {
+  readonly rule: string;
+  readonly source: string;
+  readonly message: string;
+}
+
+/** A rule with its matcher built. */
+export interface CompiledRule extends ParsedRule {
+  /** For specifier rules: does the call's subject (command, path, host, agent type, args) match? */
+  readonly test?: (subject: unknown) => boolean;
+  /** Index key a matching subject must have (see {@link RuleIndex}). */
+  readonly key?: string;
+}
+
+export interface ToolRules {
+  readonly deny: readonly CompiledRule[];
+  readonly ask: readonly CompiledRule[];
+  readonly allow: readonly CompiledRule[];
+  /** The same rules bucketed by key (a command's first word, a path's directory) for fast lookup. */
+  readonly index: { readonly deny: RuleIndex; readonly ask: RuleIndex; readonly allow: RuleIndex };
+}
+
+/**
+ * Rules of one effect bucketed by a key that a matching subject must have: `whole` rules match
+ * any call; `byKey` rules can only match a subject with that key (first command word, or an
+ * ancestor directory of the path); `rest` must always be tested.
+ */
+export interface RuleIndex {
+  readonly whole: readonly CompiledRule[];
+  readonly byKey: ReadonlyMap<string, readonly CompiledRule[]>;
+  readonly rest: readonly CompiledRule[];
+}
+
+/**
+ * Permission rules compiled once, indexed by tool. Looking up the rules for a tool is O(1) after
+ * its first use; evaluation only runs the rules that can concern that tool.
+ */
+export interface CompiledRuleSet {
+  readonly rules: readonly CompiledRule[];
+  readonly warnings: readonly RuleWarning[];
+  readonly roots: PathRoots;
+  rulesFor(tool: string): ToolRules;
+  /** Whole-tool deny rules (no specifier) that name this tool: it is removed, not just refused. */
+  wholeToolDenied(tool: string): CompiledRule | undefined;
+}
+
+/** The outcome of matching a call against the rules. */
+export interface RuleEvaluation {
+  readonly effect: RuleEffect | 'none';
+  readonly rule?: CompiledRule;
+  /** Shell calls: the line's analysis, reused by approval modes. */
+  readonly shell?: { readonly readOnly: boolean; readonly destructive: boolean; readonly opaque: boolean };
+}
+
+const EMPTY_INDEX: RuleIndex = { whole: [], byKey: new Map(), rest: [] };
+const EMPTY: ToolRules = {
+  deny: [],
+  ask: [],
+  allow: [],
+  index: { deny: EMPTY_INDEX, ask: EMPTY_INDEX, allow: EMPTY_INDEX },
+};
+
+type KeyedRule = CompiledRule;
+
+function toolRules(all: readonly KeyedRule[]): ToolRules {
+  const deny = all.filter((r) => r.effect === 'deny');
+  const ask = all.filter((r) => r.effect === 'ask');
+  const allow = all.filter((r) => r.effect === 'allow');
+  return { deny, ask, allow, index: { deny: indexOf(deny), ask: indexOf(ask), allow: indexOf(allow) } };
+}
+
+function indexOf(rules: readonly KeyedRule[]): RuleIndex {
+  const whole: CompiledRule[] = [];
+  const rest: CompiledRule[] = [];
+  const byKey = new Map<string, CompiledRule[]>();
+  for (const r of rules) {
+    if (r.test === undefined) whole.push(r);
+    else if (r.key === undefined) rest.push(r);
+    else {
+      const list = byKey.get(r.key);
+      if (list) list.push(r);
+      else byKey.set(r.key, [r]);
+    }
+  }
+  return { whole, byKey, rest };
+}
+
+/** Finds a rule matching `subject` among those whose key is one of `keys` (plus unkeyed ones). */
+function findIndexed(idx: RuleIndex, keys: readonly string[], subject: unknown): CompiledRule | undefined {
+  if (idx.whole[0]) return idx.whole[0];
+  for (const k of keys) {
+    const list = idx.byKey.get(k);
+    if (list) for (const r of list) if (r.test!(subject)) return r;
+  }
+  for (const r of idx.rest) if (r.test!(subject)) return r;
+  return undefined;
+}
+
+/** `a.b.example.com` → [`a.b.example.com`, `b.example.com`, `example.com`, `com`]. */
+function parentDomainsOf(host: string): string[] {
+  const out = [host];
+  let i = host.indexOf('.');
+  while (i >= 0) {
+    out.push(host.slice(i + 1));
+    i = host.indexOf('.', i + 1);
+  }
+  return out;
+}
+
+/** `/a/b/c` → [`/a/b/c`, `/a/b`, `/a`, `/`]. */
+function ancestorsOf(path: string): string[] {
+  const out = [path];
+  let p = path;
+  while (p.length > 1) {
+    const i = p.lastIndexOf('/');
+    p = i <= 0 ? '/' : p.slice(0, i);
+    out.push(p);
+  }
+  return out;
+}
+
+/** Compiles rule sources against path roots. Invalid rules land in `warnings`. */
+export function compileRuleSet(sources: readonly RuleSource[], roots: PathRoots): CompiledRuleSet {
+  const rules: CompiledRule[] = [];
+  const warnings: RuleWarning[] = [];
+  for (const src of sources) {
+    for (const effect of ['deny', 'ask', 'allow'] as const) {
+      for (const text of src[effect] ?? []) {
+        const parsed = parseRule(text, effect, src.source);
+        if ('error' in parsed) {
+          warnings.push({ rule: text, source: src.source, message: parsed.error });
+          continue;
+        }
+        const compiled = compileRule(parsed.rule, roots);
+        if ('error' in compiled) warnings.push({ rule: text, source: src.source, message: compiled.error });
+        else rules.push(compiled.rule);
+      }
+    }
+  }
+  return buildIndex(rules, warnings, roots);
+}
+
+/** A rule set with more rules layered on (e.g. an agent's scoped denies), sharing the base's work. */
+export function extendRuleSet(base: CompiledRuleSet, sources: readonly RuleSource[]): CompiledRuleSet {
+  if (sources.every((s) => !s.allow?.length && !s.ask?.length && !s.deny?.length)) return base;
+  const extra = compileRuleSet(sources, base.roots);
+  // Layered, not rebuilt: the base's per-tool index (and its memo) is shared by every agent.
+  const memo = new Map<string, ToolRules>();
+  const rulesFor = (tool: string): ToolRules => {
+    const hit = memo.get(tool);
+    if (hit) return hit;
+    const a = base.rulesFor(tool);
+    const b = extra.rulesFor(tool);
+    const out =
+      b === EMPTY
+        ? a
+        : a === EMPTY
+          ? b
+          : toolRules([...a.deny, ...a.ask, ...a.allow, ...b.deny, ...b.ask, ...b.allow]);
+    if (memo.size < 50_000) memo.set(tool, out);
+    return out;
+  };
+  return {
+    rules: [...base.rules, ...extra.rules],
+    warnings: [...base.warnings, ...extra.warnings],
+    roots: base.roots,
+    rulesFor,
+    wholeToolDenied: (tool) => rulesFor(tool).deny.find((r) => r.specifier === undefined),
+  };
+}
+
+function compileRule(rule: ParsedRule, roots: PathRoots): { rule: CompiledRule } | { error: string } {
+  const spec = rule.specifier;
+  if (spec === undefined || rule.kind === undefined) return { rule };
+  switch (rule.kind) {
+    case 'command': {
+      const m = compileCommandPattern(spec);
+      const key = commandKeyOf(spec);
+      return { rule: { ...rule, test: (s) => m(s as string), ...(key ? { key } : {}) } };
+    }
+    case 'path': {
+      const m = compilePathPattern(spec, roots);
+      const key = literalBaseOf(spec, roots);
+      return { rule: { ...rule, test: (s) => m(s as string), ...(key ? { key } : {}) } };
+    }
+    case 'domain': {
+      const d = spec
+        .replace(/^domain:/i, '')
+        .replace(/^\*\./, '')
+        .toLowerCase();
+      return { rule: { ...rule, test: (s) => s === d || (s as string).endsWith(`.${d}`) } };
+    }
+    case 'agent-type': {
+      const types = new Set(spec.split(',').map((t) => t.trim().toLowerCase()));
+      const only = types.size === 1 ? [...types][0] : undefined;
+      return {
+        rule: {
+          ...rule,
+          ...(only !== undefined ? { key: only } : {}),
+          test: (s) => typeof s === 'string' && types.has(s.toLowerCase()),
+        },
+      };
+    }
+    case 'params': {
+      const pairs: { key: string; re: RegExp }[] = [];
+      for (const part of spec.split(',')) {
+        const m = /^([A-Za-z_][A-Za-z0-9_]*):(.*)$/.exec(part.trim());
+        if (!m) return { error: `specifier "${spec}" must be key:value pairs for tool ${rule.tool}` };
+        const glob = m[2]!
+          .trim()
+          .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*');
+        pairs.push({ key: m[1]!, re: new RegExp(`^${glob}$`, 'is') });
+      }
+      return {
+        rule: {
+          ...rule,
+          test: (s) => {
+            const a = (s && typeof s === 'object' ? s : {}) as Record<string, unknown>;
+            return pairs.every(({ key, re }) => {
+              const v = a[key];
+              return (
+                (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') &&
+                re.test(String(v))
+              );
+            });
+          },
+        },
+      };
+    }
+  }
+}
+
+function buildIndex(rules: CompiledRule[], warnings: RuleWarning[], roots: PathRoots): CompiledRuleSet {
+  const exact = new Map<string, CompiledRule[]>();
+  const patterns: { match: ToolNameMatcher; rule: CompiledRule }[] = [];
+  const add = (tool: string, rule: CompiledRule) => {
+    const list = exact.get(tool);
+    if (list) list.push(rule);
+    else exact.set(tool, [rule]);
+  };
+  for (const rule of rules) {
+    if (rule.tool === '*' || rule.tool.endsWith('*') || rule.tool.startsWith('mcp__')) {
+      patterns.push({ match: compileToolPattern(rule.tool), rule });
+    } else if (rule.kind === 'path') {
+      for (const t of PATH_RULE_COVERAGE[rule.tool] ?? [rule.tool]) add(t, rule);
+    } else add(rule.tool, rule);
+  }
+  const memo = new Map<string, ToolRules>();
+  const rulesFor = (tool: string): ToolRules => {
+    const hit = memo.get(tool);
+    if (hit) return hit;
+    const all = [...(exact.get(tool) ?? []), ...patterns.filter((p) => p.match(tool)).map((p) => p.rule)];
+    const out = all.length === 0 ? EMPTY : toolRules(all);
+    if (memo.size < 50_000) memo.set(tool, out);
+    return out;
+  };
+  return {
+    rules,
+    warnings,
+    roots,
+    rulesFor,
+    wholeToolDenied: (tool) => rulesFor(tool).deny.find((r) => r.specifier === undefined),
+  };
+}
+
+/**
+ * Matches one call against the rules: deny, then ask, then allow — the first effect with a
+ * matching rule decides; which rule matched within an effect does not matter. Shell lines are
+ * judged per simple command (see {@link evaluateShell}).
+ */
+export function evaluateRules(set: CompiledRuleSet, tool: string, args: unknown): RuleEvaluation {
+  const rules = set.rulesFor(tool);
+  if (tool === 'shell') {
+    const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
+    const command = typeof a.command === 'string' ? a.command : '';
+    // The access and approval stages judge the same line against the same set: once is enough.
+    let cache = shellVerdicts.get(set);
+    if (!cache) {
+      cache = new Map();
+      shellVerdicts.set(set, cache);
+    }
+    const hit = cache.get(command);
+    if (hit) return hit;
+    const out = evaluateShell(set, rules, command);
+    if (cache.size >= 512) cache.clear();
+    if (command.length <= 4096) cache.set(command, out);
+    return out;
+  }
+  if (rules === EMPTY) return { effect: 'none' };
+  const subject = subjectOf(tool, args, set.roots);
+  const keys =
+    typeof subject !== 'string'
+      ? []
+      : subject.startsWith('/')
+        ? ancestorsOf(subject)
+        : tool === 'web_fetch'
+          ? parentDomainsOf(subject)
+          : [subject.toLowerCase()];
+  for (const effect of ['deny', 'ask', 'allow'] as const) {
+    const hit = findIndexed(rules.index[effect], keys, subject);
+    if (hit) return { effect, rule: hit };
+  }
+  return { effect: 'none' };
+}
+
+function subjectOf(tool: string, args: unknown, roots: PathRoots): unknown {
+  const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
+  if (Object.hasOwn(PATH_RULE_COVERAGE, tool)) return targetPathOf(args, roots);
+  if (tool === 'web_fetch') return hostOf(a.url);
+  if (tool === 'agent') return a.subagent_type ?? a.agent ?? a.type ?? args;
+  return args;
+}
+
+function hostOf(url: unknown): string {
+  if (typeof url !== 'string') return '';
+  try {
+    return new URL(url).hostname.toLowerCase();
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Shell lines: a deny or ask rule matching ANY simple command decides; an allow rule only
+ * approves the line when every simple command is allowed by a rule or is read-only, and a
+ * specifier allow never approves a command that writes through a redirection or a line we could
+ * not parse. Files a command reads (`cat .env`) or writes (`> f`) are also checked against the
+ * read/edit path rules' deny and ask — they can only make the answer stricter.
+ */
+const shellVerdicts = new WeakMap<CompiledRuleSet, Map<string, RuleEvaluation>>();
+
+function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string): RuleEvaluation {
+  const analysis = analyseShell(command);
+  const split = analysis.split;
+  let shell = analysis.shell;
+  let files: FileOps | undefined;
+  const segs = split.segments;
+  for (const effect of ['deny', 'ask'] as const) {
+    const idx = rules.index[effect];
+    if (idx.whole[0]) return { effect, rule: idx.whole[0], shell };
+    for (const s of segs) {
+      const hit =
+        findIndexed(idx, commandKeys(s.text), s.text) ??
+        (s.core !== s.text ? findIndexed(idx, commandKeys(s.core), s.core) : undefined);
+      if (hit) return { effect, rule: hit, shell };
+    }
+    files ??= fileOpsOf(split, set.roots);
+    const viaFiles = fileRuleHit(set, files, effect);
+    if (viaFiles) return { effect, rule: viaFiles, shell };
+  }
+  // A read-only line that touches files outside the project is not "safe to run unasked".
+  if (shell.readOnly) {
+    files ??= fileOpsOf(split, set.roots);
+    const root = set.roots.projectRoot.replace(/\/$/, '');
+    const outside = (f: { abs: string }) => f.abs !== root && !f.abs.startsWith(`${root}/`);
+    if (files.reads.some(outside) || files.writes.some(outside)) shell = { ...shell, readOnly: false };
+  }
+  const whole = rules.index.allow.whole[0];
+  if (whole) return { effect: 'allow', rule: whole, shell };
+  if (rules.allow.length === 0 || split.opaque || segs.length === 0) return { effect: 'none', shell };
+  let first: CompiledRule | undefined;
+  for (const s of segs) {
+    const hit =
+      s.writes.length === 0 && !s.riskyEnv
+        ? findIndexed(rules.index.allow, commandKeys(s.text), s.text)
+        : undefined;
+    if (hit) first ??= hit;
+    else if (!segmentIsReadOnly(s)) return { effect: 'none', shell };
+  }
+  return first ? { effect: 'allow', rule: first, shell } : { effect: 'none', shell };
+}
+
+interface ShellAnalysis {
+  readonly split: SplitShellCommand;
+  readonly shell: { readonly readOnly: boolean; readonly destructive: boolean; readonly opaque: boolean };
+}
+
+// The access and approval stages both judge the same command line; analysing it once is enough.
+// Pure function of the string, so a small bounded cache is safe.
+const analysisCache = new Map<string, ShellAnalysis>();
+
+function analyseShell(command: string): ShellAnalysis {
+  const hit = analysisCache.get(command);
+  if (hit) return hit;
+  const split = splitShellCommand(command);
+  const out: ShellAnalysis = {
+    split,
+    shell: { readOnly: isReadOnlyShell(split), destructive: isDestructiveShell(split), opaque: split.opaque },
+  };
+  if (analysisCache.size >= 1024) analysisCache.clear();
+  if (command.length <= 4096) analysisCache.set(command, out);
+  return out;
+}
+
+/** Files a shell line reads and writes, resolved once, with their ancestor directories as index keys. */
+interface FileOps {
+  readonly reads: readonly { readonly abs: string; readonly keys: readonly string[] }[];
+  readonly writes: readonly { readonly abs: string; readonly keys: readonly string[] }[];
+}
+
+function fileOpsOf(split: SplitShellCommand, roots: PathRoots): FileOps {
+  const reads: { abs: string; keys: string[] }[] = [];
+  const writes: { abs: string; keys: string[] }[] = [];
+  // Follow literal `cd` so `cd /etc && cat passwd` is seen as reading /etc/passwd.
+  let here = roots;
+  for (const seg of split.segments) {
+    const words = seg.core.split(' ');
+    if ((words[0] === 'cd' || words[0] === 'pushd') && words[1] !== undefined && !words[1].startsWith('-')) {
+      here = { ...here, cwd: resolvePath(words[1], here) };
+      continue;
+    }
+    const named = FILE_READING_COMMANDS.has(words[0] ?? '')
+      ? words.slice(1).filter((w) => !w.startsWith('-'))
+      : [];
+    for (const p of [...seg.reads, ...named]) {
+      const abs = resolvePath(p, here);
+      reads.push({ abs, keys: ancestorsOf(abs) });
+    }
+    for (const p of seg.writes) {
+      const abs = resolvePath(p, here);
+      writes.push({ abs, keys: ancestorsOf(abs) });
+    }
+  }
+  return { reads, writes };
+}
+
+function fileRuleHit(set: CompiledRuleSet, files: FileOps, effect: 'deny' | 'ask'): CompiledRule | undefined {
+  if (files.reads.length === 0 && files.writes.length === 0) return undefined;
+  const readIdx = set.rulesFor('read_file').index[effect];
+  const writeIdx = set.rulesFor('write_file').index[effect];
+  // Whole-tool read/edit rules say nothing about what a shell command may touch.
+  const readRules: RuleIndex = { whole: [], byKey: readIdx.byKey, rest: readIdx.rest };
+  const writeRules: RuleIndex = { whole: [], byKey: writeIdx.byKey, rest: writeIdx.rest };
+  for (const f of files.reads) {
+    const hit = findIndexed(readRules, f.keys, f.abs);
+    if (hit) return hit;
+  }
+  for (const f of files.writes) {
+    const hit = findIndexed(writeRules, f.keys, f.abs);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/**
+ * Index key of a command rule: its first one or two literal words (`git push:*` → `git push`,
+ * `git *` → `git`, `npm run build` → `npm run`). Undefined when the first word has a glob.
+ */
+function commandKeyOf(spec: string): string | undefined {
+  const words = spec.replace(/\s+/g, ' ').trim().replace(/:\*$/, '').split(' ');
+  const literal = (w: string | undefined) =>
+    w !== undefined && w !== '' && !w.includes('*') && !w.includes('\\');
+  if (!literal(words[0])) return undefined;
+  return literal(words[1]) ? `${words[0]} ${words[1]}` : words[0];
+}
+
+/** The keys a command can be found under: its first word and its first two words. */
+function commandKeys(command: string): string[] {
+  const a = command.indexOf(' ');
+  if (a < 0) return [command];
+  const b = command.indexOf(' ', a + 1);
+  return [command.slice(0, a), b < 0 ? command : command.slice(0, b)];
+}
