@@ -36,8 +36,25 @@ export function compileCommandPattern(specifier: string): (command: string) => b
       } else piece += ch;
     }
     pieces.push(piece);
-    if (!optionalTail) return (c) => globMatches(pieces, c);
+    if (!optionalTail) {
+      // The common shapes get a straight-line test; the general loop covers the rest.
+      const [head = '', mid = '', tail = ''] = pieces;
+      if (pieces.length === 2) {
+        const min = head.length + mid.length;
+        return (c) => c.length >= min && c.startsWith(head) && c.endsWith(mid);
+      }
+      if (pieces.length === 3 && tail === '') {
+        return (c) => c.startsWith(head) && c.indexOf(mid, head.length) >= 0;
+      }
+      return (c) => globMatches(pieces, c);
+    }
     // `body *` also matches the bare `body`: the same pieces, or with ` ` + any text appended.
+    if (pieces.length === 1) {
+      // `cmd args *` without other stars: the bare command, or it followed by a space.
+      const bare = pieces[0]!;
+      const spaced = `${bare} `;
+      return (c) => c === bare || c.startsWith(spaced);
+    }
     const withTail = [...pieces.slice(0, -1), `${pieces[pieces.length - 1]!} `, ''];
     return (c) => globMatches(pieces, c) || globMatches(withTail, c);
   }

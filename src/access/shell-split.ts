@@ -136,8 +136,11 @@ function endPiece(st: TokenizerState): void {
     st.flags.opaque = true;
     st.pendingRedirect = undefined;
   }
-  if (st.piece.words.length > 0 || st.piece.redirects.length > 0) st.pieces.push(st.piece);
-  st.piece = { words: [], redirects: [] };
+  // An empty piece (`a ;; b`, a trailing `;`) is reused rather than replaced.
+  if (st.piece.words.length > 0 || st.piece.redirects.length > 0) {
+    st.pieces.push(st.piece);
+    st.piece = { words: [], redirects: [] };
+  }
 }
 
 /** Characters that make a line more than whitespace-separated words. */
