@@ -311,7 +311,9 @@ export function evaluateRules(set: CompiledRuleSet, tool: string, args: unknown)
     const hit = cache.get(command);
     if (hit) return hit;
     const out = evaluateShell(set, rules, command);
-    if (cache.size >= 512) cache.clear();
+    // Small on purpose: the hit that matters is the approval stage right after the access stage,
+    // and a large cache of fresh lines only feeds the old-generation GC (tail latency).
+    if (cache.size >= 64) cache.clear();
     if (command.length <= 4096) cache.set(command, out);
     return out;
   }
@@ -411,7 +413,7 @@ function analyseShell(command: string): ShellAnalysis {
     split,
     shell: { readOnly: isReadOnlyShell(split), destructive: isDestructiveShell(split), opaque: split.opaque },
   };
-  if (analysisCache.size >= 1024) analysisCache.clear();
+  if (analysisCache.size >= 128) analysisCache.clear();
   if (command.length <= 4096) analysisCache.set(command, out);
   return out;
 }
