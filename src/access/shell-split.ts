@@ -144,7 +144,32 @@ function endPiece(st: TokenizerState): void {
 }
 
 /** Characters that make a line more than whitespace-separated words. */
-const SPECIAL = /['"\\$`<>()&|;#\n{}]/;
+const SPECIAL: boolean[] = (() => {
+  const t = new Array<boolean>(128).fill(false);
+  for (const c of '\'"\\$`<>()&|;#\n{}') t[c.charCodeAt(0)] = true;
+  return t;
+})();
+
+/**
+ * The words of a line with no special character, split on spaces and tabs in one pass; null
+ * when the line needs the full tokenizer.
+ */
+function plainWords(line: string): string[] | null {
+  const words: string[] = [];
+  let start = -1;
+  for (let i = 0; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 32 || c === 9) {
+      if (start >= 0) {
+        words.push(line.slice(start, i));
+        start = -1;
+      }
+    } else if (c < 128 && SPECIAL[c]) return null;
+    else if (start < 0) start = i;
+  }
+  if (start >= 0) words.push(line.slice(start));
+  return words;
+}
 
 /**
  * Characters that end an ordinary run inside a word (`$` only before `(`, checked apart; `#`
@@ -157,11 +182,9 @@ const ends: boolean[] = (() => {
 })();
 
 function tokenize(line: string, inner: string[], state: { opaque: boolean }): RawPiece[] {
-  if (!SPECIAL.test(line)) {
-    // Fast path: a plain command is just its words.
-    const words = line.split(/[ \t]+/).filter((w) => w !== '');
-    return words.length > 0 ? [{ words, redirects: [] }] : [];
-  }
+  // Fast path: a plain command is just its words.
+  const plain = plainWords(line);
+  if (plain) return plain.length > 0 ? [{ words: plain, redirects: [] }] : [];
   const st: TokenizerState = {
     pieces: [],
     piece: { words: [], redirects: [] },
