@@ -366,11 +366,16 @@ function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string):
   let shell = analysis.shell;
   let files: FileOps | undefined;
   const segs = split.segments;
+  // Each segment's index keys are cut once and reused for deny, ask and allow.
+  const textKeys = segs.map((s) => keysOf(s.text));
+  const coreKeys = segs.map((s) => (s.core !== s.text ? keysOf(s.core) : undefined));
   for (const effect of ['deny', 'ask'] as const) {
     const idx = rules.index[effect];
     if (idx.whole[0]) return { effect, rule: idx.whole[0], shell };
-    for (const s of segs) {
-      const hit = findCommand(idx, s.text) ?? (s.core !== s.text ? findCommand(idx, s.core) : undefined);
+    for (let i = 0; i < segs.length; i++) {
+      const s = segs[i]!;
+      const ck = coreKeys[i];
+      const hit = findCommand(idx, s.text, textKeys[i]!) ?? (ck ? findCommand(idx, s.core, ck) : undefined);
       if (hit) return { effect, rule: hit, shell };
     }
     files ??= fileOpsOf(split, set.roots);
@@ -388,8 +393,10 @@ function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string):
   if (whole) return { effect: 'allow', rule: whole, shell };
   if (rules.allow.length === 0 || split.opaque || segs.length === 0) return { effect: 'none', shell };
   let first: CompiledRule | undefined;
-  for (const s of segs) {
-    const hit = s.writes.length === 0 && !s.riskyEnv ? findCommand(rules.index.allow, s.text) : undefined;
+  for (let i = 0; i < segs.length; i++) {
+    const s = segs[i]!;
+    const hit =
+      s.writes.length === 0 && !s.riskyEnv ? findCommand(rules.index.allow, s.text, textKeys[i]!) : undefined;
     if (hit) first ??= hit;
     else if (!segmentIsReadOnly(s)) return { effect: 'none', shell };
   }
@@ -505,20 +512,27 @@ function commandKeyOf(spec: string): string | undefined {
   return literal(words[1]) ? `${words[0]} ${words[1]}` : words[0];
 }
 
-/**
- * {@link findIndexed} for a command: its keys are its first word and its first two words,
- * looked up directly (no key array per call).
- */
-function findCommand(idx: RuleIndex, command: string): CompiledRule | undefined {
+/** A command's index keys: its first word, and its first two words when it has a second. */
+interface CommandKeys {
+  readonly first: string;
+  readonly second: string | undefined;
+}
+
+function keysOf(command: string): CommandKeys {
+  const a = command.indexOf(' ');
+  if (a < 0) return { first: command, second: undefined };
+  const b = command.indexOf(' ', a + 1);
+  return { first: command.slice(0, a), second: b < 0 ? command : command.slice(0, b) };
+}
+
+/** {@link findIndexed} for a command whose keys were cut by {@link keysOf}. */
+function findCommand(idx: RuleIndex, command: string, keys: CommandKeys): CompiledRule | undefined {
   if (idx.whole[0]) return idx.whole[0];
   if (idx.byKey.size > 0) {
-    const a = command.indexOf(' ');
-    const first = a < 0 ? command : command.slice(0, a);
-    const hit = testEach(idx.byKey.get(first), command);
+    const hit = testEach(idx.byKey.get(keys.first), command);
     if (hit) return hit;
-    if (a >= 0) {
-      const b = command.indexOf(' ', a + 1);
-      const hit2 = testEach(idx.byKey.get(b < 0 ? command : command.slice(0, b)), command);
+    if (keys.second !== undefined) {
+      const hit2 = testEach(idx.byKey.get(keys.second), command);
       if (hit2) return hit2;
     }
   }
