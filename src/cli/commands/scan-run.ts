@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { ConfigError } from '../../core/index.js';
-import { CHANNELS, type Channel, type ScanResult, scanText } from '../../gates/index.js';
+// Only the input gate: the output gate's recognisers are not needed to scan.
+import { CHANNELS, type Channel, type ScanResult, scanText } from '../../gates/input/index.js';
 import type { ScanCliOptions } from './scan.js';
 
 function parseChannel(raw: unknown, where: string): Channel {
