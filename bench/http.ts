@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { officeTempConfig } from '../test/support/office-temp.js';
+import { postgresReachable, redisReachable } from '../test/support/services.js';
 
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS || 10);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS || 16);
@@ -211,24 +212,7 @@ async function singleSqlite() {
 }
 
 async function pgUp(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 1500 });
-  try {
-    await client.connect();
-    await client.end();
-  } catch {
-    return false;
-  }
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1500 });
-  try {
-    await redis.connect();
-    await redis.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
+  return (await postgresReachable(PG_ADMIN)) && (await redisReachable(REDIS_URL));
 }
 
 async function twoPostgres() {

@@ -5,33 +5,12 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { officeTempConfig } from '../support/office-temp.js';
+import { PG_ADMIN_URL, postgresReachable, REDIS_URL, redisReachable } from '../support/services.js';
 
 // Two real `twinline serve` processes on one PostgreSQL and one Redis behave as one gateway.
-const PG_ADMIN = 'postgres://postgres@127.0.0.1:5432/test';
-const REDIS_URL = 'redis://127.0.0.1:6379';
+const PG_ADMIN = PG_ADMIN_URL;
 
-async function servicesUp(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_ADMIN, connectionTimeoutMillis: 1500 });
-  try {
-    await client.connect();
-    await client.end();
-  } catch {
-    return false;
-  }
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: 1500 });
-  try {
-    await redis.connect();
-    await redis.ping();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    redis.disconnect();
-  }
-}
-
-const up = await servicesUp();
+const up = (await postgresReachable(PG_ADMIN)) && (await redisReachable(REDIS_URL));
 if (!up)
   console.warn(
     '[skip] PostgreSQL (127.0.0.1:5432) or Redis (127.0.0.1:6379) not reachable — two-process scale-out test skipped',
