@@ -292,7 +292,11 @@ async function streamRequest(
     const result = await platform.handle(identity, body.query, {
       ...(body.sessionId ? { sessionId: body.sessionId } : {}),
       emit: (e: LineEvent) =>
-        send(e.type === 'agent' ? e.event.type : e.type, e.type === 'agent' ? e.event : e),
+        send(
+          // The agent's own `result` is one step of the request; the request's result comes last.
+          e.type === 'agent' ? (e.event.type === 'result' ? 'agent_result' : e.event.type) : e.type,
+          e.type === 'agent' ? e.event : e,
+        ),
       signal: ac.signal,
       waitForDeep: true,
     });
