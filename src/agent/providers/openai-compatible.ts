@@ -1,5 +1,6 @@
 import type OpenAI from 'openai';
 import { InterruptedError, ProviderError } from '../errors.js';
+import { abortableDelay } from './abortable-delay.js';
 import {
   DEFAULT_RETRY_POLICY,
   isRetryableStatus,
@@ -92,7 +93,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
         }
         const delayMs = retryDelayMs(policy, attempt + 1, serverDelay(err));
         yield { type: 'retry', attempt: attempt + 1, delayMs, ...(status === undefined ? {} : { status }) };
-        await sleep(delayMs, request.signal, where);
+        await abortableDelay(delayMs, request.signal, where);
       }
     }
   }
@@ -230,22 +231,4 @@ function serverDelay(err: unknown): number | undefined {
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-function sleep(ms: number, signal: AbortSignal, where: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new InterruptedError(where));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new InterruptedError(where));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { InterruptedError, ProviderConfigError, ScriptExhaustedError } from '../errors.js';
+import { abortableDelay } from './abortable-delay.js';
 import type { ModelDelta, ModelProvider, ModelTurnRequest, ProposedToolCall } from './types.js';
 
 const scriptedCall = z.object({
@@ -133,22 +134,4 @@ export class ScriptedProvider implements ModelProvider {
         : { inputTokens: estimate(), outputTokens: Math.ceil((text.length + 1) / 4) },
     };
   }
-}
-
-function abortableDelay(ms: number, signal: AbortSignal, where: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(new InterruptedError(where));
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new InterruptedError(where));
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }
