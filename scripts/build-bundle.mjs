@@ -34,7 +34,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = resolve(root, 'dist/bundle');
 
 /** Pure-JS packages the CLI needs before or during its first turn: inlined (no resolution, no per-file load). */
-const BUNDLED = new Set(['zod', 'yaml', 'commander', 'picomatch', 'kysely']);
+const BUNDLED = new Set(['zod', 'commander', 'picomatch', 'kysely']);
 
 /** Pre-bundled tools modules: source entry (from the package root) → output name. */
 const PREBUILT_TOOLS = { 'examples/office/tools/index.ts': 'office-tools' };
@@ -46,6 +46,28 @@ const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies })
 
 /** Files of earlier builds are kept this long: a running engine may still import its old chunks. */
 const KEEP_OLD_MS = 15 * 60 * 1000;
+
+/**
+ * zod's namespace export `z.locales` holds every language's error messages (about a third of the
+ * package once bundled) and esbuild keeps all of them because the namespace object is reachable.
+ * Twinline only ever uses the English messages zod configures by default, so the bundle gets a
+ * locales module holding just `en`.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)
+        ? { path: resolve(dirname(args.importer), '../locales/en.js'), namespace: 'zod-en-locales' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-en-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
 
 const result = await build({
   absWorkingDir: root,
@@ -64,21 +86,46 @@ const result = await build({
   target: 'node20',
   external,
   sourcemap: true,
+  // Start-up is dominated by parsing (issue 11): drop whitespace and fold syntax, but keep every
+  // identifier so stack traces, class names and `name` properties read as in the source.
+  minifyWhitespace: true,
+  minifySyntax: true,
   metafile: true,
   logLevel: 'warning',
   write: false,
   define: { __TWINLINE_BUNDLE__: 'true' },
+  plugins: [zodEnglishOnly],
   // Bundled CommonJS packages (commander, picomatch) call require() for Node built-ins.
   banner: {
     js: "import { createRequire as __twinlineCreateRequire } from 'node:module'; const require = __twinlineCreateRequire(import.meta.url);",
   },
 });
 
+// The YAML parser as one CommonJS file: `yamlPackage()` (src/core/yaml-package.ts) requires it
+// synchronously on first use, so runs that parse no YAML never compile it.
+const yamlBuild = await build({
+  absWorkingDir: root,
+  entryPoints: ['yaml'],
+  outfile: resolve(outdir, 'yaml.cjs'),
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  metafile: true,
+  logLevel: 'warning',
+  write: false,
+});
+result.outputFiles.unshift(...yamlBuild.outputFiles);
+Object.assign(result.metafile.outputs, yamlBuild.metafile.outputs);
+
 // Other processes may be running the CLI while this rebuilds (tests in parallel): every file is
 // written to a temporary name and renamed into place, chunks (content-hashed names) before the
 // entries that import them, and the previous build's chunks stay until they are old.
 mkdirSync(outdir, { recursive: true });
-const isEntry = (path) => !relative(outdir, path).startsWith('chunk-');
+const isEntry = (path) => !/^(chunk-|yaml\.cjs)/.test(relative(outdir, path));
 const ordered = [...result.outputFiles].sort((a, b) => Number(isEntry(a.path)) - Number(isEntry(b.path)));
 for (const file of ordered) writeAtomically(file.path, file.contents);
 
@@ -124,16 +171,33 @@ writeAtomically(resolve(outdir, 'prebuilt.json'), `${JSON.stringify(prebuilt, nu
 
 writeAtomically(resolve(outdir, 'office-config.json'), `${JSON.stringify(officeConfigSnapshot())}\n`);
 
+// The injection pre-filter's keyword index (src/gates/input/keyword-index.ts), built by the tsc
+// output and stamped with a digest of its keywords: `twinline scan` and every first scan of a
+// process read it instead of building the automata.
+{
+  const { injectionPrefilter, KEYWORD_INDEX_ARTIFACT } = await import(
+    resolve(root, 'dist/gates/input/index.js')
+  );
+  writeAtomically(resolve(outdir, KEYWORD_INDEX_ARTIFACT), injectionPrefilter().indexBytes());
+}
+
 /**
- * The office domain's loaded configuration (what `loadOfficeDomain()` returns), so the stream-json
- * engine's default domain needs no YAML parse on the way to its first turn. Loaded by the tsc
+ * The office domain's loaded configuration (what `loadOfficeDomain()` returns) with its policy
+ * files already parsed, so neither the stream-json engine's default domain nor the one-shot
+ * commands parse YAML on their way to work. Loaded by the tsc
  * output in a scratch working directory, so paths derived from the working directory and from
  * the package root can be told apart and re-rooted at run time (`\0cwd`, `\0root` prefixes).
  */
 function officeConfigSnapshot() {
   const cwd = mkdtempSync(resolve(tmpdir(), 'twinline-build-'));
   try {
-    const script = `const { loadOfficeDomain } = await import(${JSON.stringify(resolve(root, 'dist/config/index.js'))}); process.stdout.write(JSON.stringify(loadOfficeDomain()));`;
+    const script = [
+      `const { loadOfficeDomain } = await import(${JSON.stringify(resolve(root, 'dist/config/index.js'))});`,
+      `const { loadPolicyFile } = await import(${JSON.stringify(resolve(root, 'dist/policy/index.js'))});`,
+      'const config = loadOfficeDomain();',
+      'const policyDocuments = config.policies.map((f) => loadPolicyFile(f));',
+      'process.stdout.write(JSON.stringify({ ...config, policyDocuments }));',
+    ].join('\n');
     const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd, encoding: 'utf8' });
     if (run.status !== 0) throw new Error(`loading the office domain failed: ${run.stderr}`);
     const marked = JSON.parse(run.stdout, (_key, value) => {
@@ -154,7 +218,7 @@ function officeConfigSnapshot() {
 
 const current = new Set(result.outputFiles.map((f) => relative(outdir, f.path)));
 for (const name of readdirSync(outdir)) {
-  if (current.has(name) || name.endsWith('.json')) continue;
+  if (current.has(name) || name.endsWith('.json') || name.endsWith('.bin')) continue;
   const path = resolve(outdir, name);
   try {
     if (Date.now() - statSync(path).mtimeMs > KEEP_OLD_MS) rmSync(path, { force: true });

@@ -1,4 +1,5 @@
-import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument, type YAMLMap } from 'yaml';
+import type { Node, YAMLMap } from 'yaml';
+import { yamlPackage } from '../core/index.js';
 import { type ApprovalMode, isApprovalMode, PERMISSION_MODE_ALIASES } from './approval-mode.js';
 import { AgentDefinitionError } from './definition-error.js';
 
@@ -107,6 +108,7 @@ function parseDefinitionText(
   if (!match) throw new AgentDefinitionError(path, 1, undefined, 'missing YAML frontmatter (--- … ---)');
   const frontmatter = match[1] ?? '';
   const body = (match[2] ?? '').trim();
+  const { isMap, isScalar, isSeq, LineCounter, parseDocument } = yamlPackage();
   const lines = new LineCounter();
   const doc = parseDocument(frontmatter, { lineCounter: lines, uniqueKeys: true });
   // Frontmatter starts on line 2 of the file.

@@ -12,7 +12,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return runStdioMode(argv);
   }
   // The command-line parser is loaded only off the stream-json path.
-  const [{ Command, CommanderError }, { TwinlineError }, { loadCommands }, { VERSION }] = await Promise.all([
+  const [{ Command, CommanderError }, { TwinlineError }, { COMMANDS }, { VERSION }] = await Promise.all([
     import('commander'),
     import('../core/index.js'),
     import('./commands/index.js'),
@@ -28,7 +28,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     .showHelpAfterError()
     .allowExcessArguments(false)
     .exitOverride();
-  for (const mod of await loadCommands()) mod.register(program);
+  for (const mod of COMMANDS) mod.register(program);
   try {
     await program.parseAsync(argv as string[]);
     return typeof process.exitCode === 'number' ? process.exitCode : 0;

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, type Identity } from '../core/index.js';
+import type { PolicyDocument } from '../policy/index.js';
 import {
   type ConfigFile,
   configFileSchema,
@@ -20,6 +21,11 @@ export interface TwinlineConfig {
   readonly users: readonly Identity[];
   readonly roles: RolesFile['roles'];
   readonly policies: readonly string[];
+  /**
+   * `policies` already parsed, in the same order: only in the build-time snapshot of the office
+   * domain (`prebuiltOfficeDomain()`), whose source hash covers the policy files.
+   */
+  readonly policyDocuments?: readonly PolicyDocument[];
   readonly lines: {
     readonly deep: readonly string[];
     readonly quick: readonly string[];

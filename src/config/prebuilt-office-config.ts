@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from '../core/index.js';
 import type { TwinlineConfig } from './load-config.js';
-import { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from './prebuilt-artifacts.js';
 
 interface Snapshot {
   readonly sources: readonly string[];

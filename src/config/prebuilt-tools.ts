@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from './prebuilt-artifacts.js';
+import { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from '../core/index.js';
 
 interface PrebuiltEntry {
   readonly bundle: string;

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { z } from 'zod';
-import { ConfigError } from '../core/index.js';
+import { ConfigError, yamlPackage } from '../core/index.js';
 
 /**
  * Reads a YAML file and validates it with a zod schema. Errors name the file, the line (from the
@@ -16,6 +15,7 @@ export function loadYamlFile<T>(file: string, schema: z.ZodType<T>): T {
       where: file,
     });
   }
+  const { isNode, LineCounter, parseDocument } = yamlPackage();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const yamlError = doc.errors[0];

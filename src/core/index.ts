@@ -1,3 +1,4 @@
+export { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from './bundle-artifacts.js';
 export { canonicalJson, hashCanonical, sha256Hex } from './canonical.js';
 export { decide, type StageDecision, type Verdict } from './decision.js';
 export { ConfigError, TwinlineError } from './errors.js';
@@ -8,3 +9,4 @@ export {
   dataLevelRank,
   type Identity,
 } from './identity.js';
+export { yamlPackage } from './yaml-package.js';

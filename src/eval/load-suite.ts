@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { isNode, LineCounter, parseDocument } from 'yaml';
 import { OFFICE_CONFIG_PATH } from '../config/index.js';
+import { yamlPackage } from '../core/index.js';
 import { EvalSuiteError } from './errors.js';
 import { type Scenario, suiteFileSchema } from './suite-schema.js';
 
@@ -69,6 +69,7 @@ export function loadSuiteFile(file: string): LoadedSuite {
       where: file,
     });
   }
+  const { isNode, LineCounter, parseDocument } = yamlPackage();
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   const yamlError = doc.errors[0];

@@ -13,7 +13,7 @@ import type { GatewayStage } from './types.js';
 
 /** The policy of a configuration: its policy files merged into one engine (none → undefined). */
 export function loadConfigPolicy(config: TwinlineConfig): PolicyEngine | undefined {
-  const docs = config.policies.map((f) => loadPolicyFile(f));
+  const docs = config.policyDocuments ?? config.policies.map((f) => loadPolicyFile(f));
   if (docs.length === 0) return undefined;
   if (docs.length === 1) return new PolicyEngine(docs[0]!);
   return new PolicyEngine({

@@ -1,5 +1,4 @@
 import { readFileSync, statSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import {
   createProvider,
   type ModelProvider,
@@ -8,6 +7,7 @@ import {
   type Script,
   ScriptedProvider,
 } from '../agent/index.js';
+import { yamlPackage } from '../core/index.js';
 
 /** A file older than this is taken as settled: its mtime would change if it were rewritten. */
 const SETTLED_MS = 1_000;
@@ -60,7 +60,7 @@ export function providerSource(
       const text = readFileSync(path, 'utf8');
       const after = statSync(path, { throwIfNoEntry: false });
       if (after && after.mtimeMs === st.mtimeMs && after.size === st.size && after.ino === st.ino) {
-        const data = (/\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text)) as Script;
+        const data = (/\.json$/i.test(path) ? JSON.parse(text) : yamlPackage().parse(text)) as Script;
         cached = { mtimeMs: st.mtimeMs, size: st.size, ino: st.ino, data };
       }
     }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { isMap, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
-import { ConfigError } from '../core/index.js';
+import type { Node } from 'yaml';
+import { ConfigError, yamlPackage } from '../core/index.js';
 import type { LineLocator } from './document-context.js';
 import { PolicyEngine } from './engine.js';
 import { parsePolicyDocument } from './policy-document.js';
@@ -10,6 +10,7 @@ import type { PolicyDocument } from './types.js';
 
 /** Parses YAML text and returns its plain value plus a locator from document paths to lines. */
 export function parseYamlWithLines(text: string, file: string): { value: unknown; locate: LineLocator } {
+  const { isMap, isSeq, LineCounter, parseDocument } = yamlPackage();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const first = doc.errors[0];

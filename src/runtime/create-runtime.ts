@@ -2,7 +2,7 @@ import type { McpConnection } from '../agent/index.js';
 import { loadTools, type TwinlineConfig } from '../config/index.js';
 import { ConfigError } from '../core/index.js';
 import { type GatewayStage, type ResultStage, ToolGateway } from '../gateway/index.js';
-import { type AuditRecord, type AuditSink, openStore, type Store } from '../store/index.js';
+import type { AuditRecord, AuditSink, Store } from '../store/index.js';
 import { ToolRegistry } from '../tools/index.js';
 import { IdentityDirectory } from './identity-directory.js';
 
@@ -54,6 +54,8 @@ export async function createRuntime(config: TwinlineConfig, options: RuntimeOpti
   const owned = store === undefined && options.store !== false;
   if (owned) {
     const url = env['TWINLINE_DATABASE_URL'] || config.store.url;
+    // Loaded only here: dry-run runtimes (`check`, `tools`) never pay for Kysely and the drivers.
+    const { openStore } = await import('../store/index.js');
     store = await openStore(
       url
         ? { url, env }

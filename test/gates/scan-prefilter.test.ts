@@ -81,7 +81,7 @@ describe('KeywordIndex', () => {
         fc.uniqueArray(word, { minLength: 1, maxLength: 20 }),
         fc.array(alphabet, { maxLength: 60 }).map((a) => a.join('')),
         (keywords, text) => {
-          const index = new KeywordIndex(keywords);
+          const index = KeywordIndex.build(keywords);
           const found = new Uint8Array(keywords.length);
           const ids = new Int32Array(keywords.length);
           const n = index.mark(text, found, ids);
@@ -218,5 +218,39 @@ describe('scan verdicts stay pinned', () => {
     expect(r.verdict).toBe('block');
     const carrier = r.findings.find((x) => x.rule === 'payload.base64')!;
     expect(text.slice(carrier.start, carrier.end)).toBe(payload);
+  });
+});
+
+describe('KeywordIndex bytes', () => {
+  const keywords = ['ignore', 'previous', 'to ', '忽略', '之前的指令', 'système', 'a', 'ab'];
+  const texts = ['please ignore the previous note', '忽略之前的指令吧', 'le système a dit', 'xyz'];
+  const marks = (index: KeywordIndex, text: string) => {
+    const found = new Uint8Array(keywords.length);
+    const ids = new Int32Array(keywords.length);
+    return [...ids.subarray(0, index.mark(text, found, ids))].sort((a, b) => a - b);
+  };
+
+  it('reads back an index that finds exactly what the built one finds', () => {
+    const built = KeywordIndex.build(keywords);
+    // a copy at an odd offset: sections must not depend on the buffer's alignment
+    const bytes = built.toBytes(keywords);
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    const read = KeywordIndex.fromBytes(shifted.subarray(1), keywords);
+    expect(read).toBeDefined();
+    for (const text of texts) expect(marks(read!, text), text).toEqual(marks(built, text));
+    expect(marks(read!, texts[0]!).length).toBeGreaterThan(0);
+  });
+
+  it('refuses bytes built from other keywords, truncated or damaged', () => {
+    const bytes = KeywordIndex.build(keywords).toBytes(keywords);
+    expect(KeywordIndex.fromBytes(bytes, [...keywords].reverse())).toBeUndefined();
+    expect(KeywordIndex.fromBytes(bytes, keywords.slice(1))).toBeUndefined();
+    expect(KeywordIndex.fromBytes(bytes.subarray(0, bytes.length - 3), keywords)).toBeUndefined();
+    expect(KeywordIndex.fromBytes(new Uint8Array([...bytes, 0]), keywords)).toBeUndefined();
+    const damaged = Uint8Array.from(bytes);
+    damaged[0] = 0;
+    expect(KeywordIndex.fromBytes(damaged, keywords)).toBeUndefined();
+    expect(KeywordIndex.fromBytes(new Uint8Array(0), keywords)).toBeUndefined();
   });
 });

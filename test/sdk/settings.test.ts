@@ -38,7 +38,7 @@ describe('stream-json engine reads the folder’s settings', () => {
     const asked: string[] = [];
     a.on('permission_request', async (req) => {
       asked.push((req.input as { path: string }).path);
-      return 'allow';
+      return 'allow' as const;
     });
     for await (const _ of a.run('write the files')) {
       // drain

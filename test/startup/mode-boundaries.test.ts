@@ -137,10 +137,12 @@ describe('start-up mode boundaries', () => {
     {
       name: 'check',
       args: ['check', '--user', 'alice', '--tool', 'customer_lookup', '--args', '{"name":"Acme"}', '--json'],
-      // a dry run: nothing of the agent loop, the model providers or the stream-json engine
+      // a dry run: nothing of the agent loop, the model providers or the stream-json engine; no
+      // store or data files opened, and the office configuration and policy from the build-time
+      // snapshot (no YAML parser)
       alsoForbidden: [
-        /^src\/(agent\/loop|agent\/providers|protocol\/engine)/,
-        /node_modules\/(openai|@modelcontextprotocol)\//,
+        /^src\/(agent\/loop|agent\/providers|protocol\/engine|store)/,
+        /node_modules\/(openai|@modelcontextprotocol|kysely|better-sqlite3|yaml)\//,
       ],
     },
   ];

@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadOfficeDomain } from '../../src/config/index.js';
-import { sourcesMatch } from '../../src/config/prebuilt-artifacts.js';
+import { loadOfficeDomain, type TwinlineConfig } from '../../src/config/index.js';
+import { sourcesMatch } from '../../src/core/index.js';
+import { injectionPrefilter, KEYWORD_INDEX_ARTIFACT } from '../../src/gates/index.js';
+import { KeywordIndex } from '../../src/gates/input/keyword-index.js';
+import { loadPolicyFile } from '../../src/policy/index.js';
 import { ROOT } from './module-trace.js';
 
 const BUNDLE = join(ROOT, 'dist/bundle');
@@ -22,9 +25,21 @@ describe('build-time artifacts of the bundled CLI (npm run build)', () => {
         if (v.startsWith('\0root')) return join(ROOT, v.slice(5));
         return v;
       },
-    ) as { sources: string[]; hash: string; config: unknown };
+    ) as { sources: string[]; hash: string; config: TwinlineConfig };
     expect(sourcesMatch(snapshot.sources, snapshot.hash)).toBe(true);
-    expect(snapshot.config).toEqual(loadOfficeDomain());
+    const { policyDocuments, ...config } = snapshot.config;
+    expect(config).toEqual(loadOfficeDomain());
+    // the policy files, already parsed: what loadPolicyFile() reads from them now
+    expect(policyDocuments).toEqual(config.policies.map((f) => loadPolicyFile(f)));
+    expect(policyDocuments?.[0]?.rules.length).toBeGreaterThan(0);
+  });
+
+  it('the injection pre-filter index was built from the current recognisers, and finds the same', () => {
+    const prefilter = injectionPrefilter();
+    const bytes = readFileSync(join(BUNDLE, KEYWORD_INDEX_ARTIFACT));
+    expect(Buffer.from(prefilter.indexBytes()).equals(bytes)).toBe(true);
+    const read = KeywordIndex.fromBytes(bytes, prefilter.keywords);
+    expect(read).toBeDefined();
   });
 
   it('the pre-bundled office tools module names the sources it was built from', () => {

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { SAMPLE_DOCUMENTS } from './documents.js';
 import { SAMPLE_PAGES } from './pages.js';
 import { pick, seededRandom } from './prng.js';
+import { type Database, openDatabase } from './sqlite.js';
 import { DEPARTMENTS, isOfficeTenant, type OfficeTenant, REGIONS, TENANT_PROFILES } from './tenants.js';
 
 /** Bumped whenever the generated schema or content changes; files of another version are regenerated. */
@@ -44,7 +44,7 @@ export function ensureTenantData(dataDir: string, tenant: string): string {
   mkdirSync(dataDir, { recursive: true });
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
-    const db = new Database(tmp);
+    const db = openDatabase(tmp);
     try {
       fillTenant(db, tenant);
     } finally {
@@ -60,7 +60,7 @@ export function ensureTenantData(dataDir: string, tenant: string): string {
 /** The data version a file was generated with, or undefined when it is not an office data file. */
 function generatedVersion(file: string): string | undefined {
   try {
-    const db = new Database(file, { readonly: true, fileMustExist: true });
+    const db = openDatabase(file, { readonly: true, fileMustExist: true });
     try {
       const row = db.prepare("SELECT value FROM meta WHERE key = 'version'").get() as
         | { value: string }
@@ -78,7 +78,7 @@ function isoDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
 
-function fillTenant(db: Database.Database, tenant: OfficeTenant): void {
+function fillTenant(db: Database, tenant: OfficeTenant): void {
   const profile = TENANT_PROFILES[tenant];
   const rand = seededRandom(`office:${tenant}:${OFFICE_DATA_VERSION}`);
   const users = profile.staff.map((s) => s.user);

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
-import Database from 'better-sqlite3';
 import type { Identity } from '../../../src/core/index.js';
 import { ensureTenantData } from '../data/generate.js';
+import { type Database, openDatabase } from '../data/sqlite.js';
 import { isOfficeTenant } from '../data/tenants.js';
 
 /**
@@ -10,19 +10,19 @@ import { isOfficeTenant } from '../data/tenants.js';
  */
 export class OfficeData {
   readonly dataDir: string;
-  readonly #open = new Map<string, Database.Database>();
+  readonly #open = new Map<string, Database>();
 
   constructor(dataDir: string) {
     this.dataDir = resolve(dataDir);
   }
 
   /** The connection to `identity.tenant`'s file, generating the file on first use. */
-  forTenant(identity: Identity): Database.Database {
+  forTenant(identity: Identity): Database {
     const tenant = identity.tenant;
     if (!isOfficeTenant(tenant)) throw new Error(`tenant ${tenant} has no office data`);
     let db = this.#open.get(tenant);
     if (!db) {
-      db = new Database(ensureTenantData(this.dataDir, tenant));
+      db = openDatabase(ensureTenantData(this.dataDir, tenant));
       db.pragma('journal_mode = WAL');
       db.pragma('busy_timeout = 5000');
       this.#open.set(tenant, db);

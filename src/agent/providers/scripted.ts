@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { yamlPackage } from '../../core/index.js';
 import { InterruptedError, ProviderConfigError, ScriptExhaustedError } from '../errors.js';
 import { abortableDelay } from './abortable-delay.js';
 import type { ModelDelta, ModelProvider, ModelTurnRequest, ProposedToolCall } from './types.js';
@@ -81,7 +81,7 @@ export class ScriptedProvider implements ModelProvider {
     }
     let data: unknown;
     try {
-      data = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
+      data = /\.json$/i.test(path) ? JSON.parse(text) : yamlPackage().parse(text);
     } catch (err) {
       throw new ProviderConfigError('agent.bad_script', `not valid JSON/YAML: ${(err as Error).message}`, {
         where: `scripted:${path}`,

@@ -1,4 +1,19 @@
 import type { Command } from 'commander';
+import { agentsCommand } from './agents.js';
+import { auditCommand } from './audit.js';
+import { canaryCommand } from './canary.js';
+import { checkCommand } from './check.js';
+import { demoCommand } from './demo.js';
+import { evalCommand } from './eval.js';
+import { keysCommand } from './keys.js';
+import { reviewsCommand } from './reviews.js';
+import { routeCommand } from './route.js';
+import { runCommand } from './run.js';
+import { scanCommand } from './scan.js';
+import { serveCommand } from './serve.js';
+import { tasksCommand } from './tasks.js';
+import { toolsCommand } from './tools.js';
+import { watermarkCommand } from './watermark.js';
 
 /**
  * A CLI command module. `register` only declares options; the action imports its implementation
@@ -8,23 +23,25 @@ export interface CommandModule {
   register(program: Command): void;
 }
 
-/** Every `twinline` sub-command, in help order. Each module adds itself here with one line. */
-export async function loadCommands(): Promise<CommandModule[]> {
-  return [
-    (await import('./demo.js')).demoCommand,
-    (await import('./check.js')).checkCommand,
-    (await import('./run.js')).runCommand,
-    (await import('./tools.js')).toolsCommand,
-    (await import('./audit.js')).auditCommand,
-    (await import('./reviews.js')).reviewsCommand,
-    (await import('./route.js')).routeCommand,
-    (await import('./scan.js')).scanCommand,
-    (await import('./watermark.js')).watermarkCommand,
-    (await import('./agents.js')).agentsCommand,
-    (await import('./serve.js')).serveCommand,
-    (await import('./keys.js')).keysCommand,
-    (await import('./tasks.js')).tasksCommand,
-    (await import('./eval.js')).evalCommand,
-    (await import('./canary.js')).canaryCommand,
-  ];
-}
+/**
+ * Every `twinline` sub-command, in help order. Each module adds itself here with one line. The
+ * modules only declare options (their actions import the implementation), so they are imported
+ * statically: one chunk instead of fifteen sequential loads at start-up.
+ */
+export const COMMANDS: readonly CommandModule[] = [
+  demoCommand,
+  checkCommand,
+  runCommand,
+  toolsCommand,
+  auditCommand,
+  reviewsCommand,
+  routeCommand,
+  scanCommand,
+  watermarkCommand,
+  agentsCommand,
+  serveCommand,
+  keysCommand,
+  tasksCommand,
+  evalCommand,
+  canaryCommand,
+];

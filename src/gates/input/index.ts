@@ -3,6 +3,7 @@ export { CHANNEL_WEIGHTS, CHANNELS, type Channel } from './combine.js';
 export { createInputGate, type InputGate, type InputGateConfig } from './gate.js';
 export { type NormalizedText, normalizeText, toOriginalRange } from './normalize.js';
 export { type DecodedPayload, decodeBase64Payloads } from './payloads.js';
+export { KEYWORD_INDEX_ARTIFACT } from './prebuilt-keyword-index.js';
 export { INJECTION_TYPES, type InjectionType, RECOGNISERS, type Recogniser } from './recognisers.js';
-export { type Finding, type ScanOptions, type ScanResult, scanText } from './scan.js';
+export { type Finding, injectionPrefilter, type ScanOptions, type ScanResult, scanText } from './scan.js';
 export { DEFAULT_THRESHOLDS, type ScanVerdict, type Thresholds, verdictFor } from './verdict.js';

@@ -1,199 +1,361 @@
 /**
  * Aho-Corasick automata over UTF-16 code units: one pass over a text reports which of a fixed
- * set of literal strings occur in it. Built once; scanning allocates nothing.
+ * set of literal strings occur in it. Scanning allocates nothing.
  *
  * Keywords made only of ASCII go into a dense DFA (a table row per state, columns per ASCII
  * character class): the inner loop is one table read per character, which matters because
  * short English keywords ("to ", "the ") keep that automaton busy on every sentence. The other
  * keywords (Chinese, mixed) use a sparse automaton with failure links; on most text it sits at
  * its root and costs one array read per character.
+ *
+ * Both automata live in flat typed arrays, so an index can be written to bytes at build time and
+ * read back without rebuilding (`toBytes`/`fromBytes`): building the injection recognisers' index
+ * costs tens of milliseconds in a cold process, which one-shot CLI runs would pay every time.
  */
+import { createHash } from 'node:crypto';
+
+/** Keywords reported by each state: `ids[offsets[s] .. offsets[s + 1])`. */
+interface Outputs {
+  readonly offsets: Int32Array;
+  readonly ids: Int32Array;
+}
+
+/** Flattens per-state keyword lists (sharing arrays is fine: each state's list is copied). */
+function flattenOutputs(out: ReadonlyArray<readonly number[] | undefined>): Outputs {
+  const offsets = new Int32Array(out.length + 1);
+  let total = 0;
+  for (let s = 0; s < out.length; s++) {
+    offsets[s] = total;
+    total += out[s]?.length ?? 0;
+  }
+  offsets[out.length] = total;
+  const ids = new Int32Array(total);
+  for (let s = 0; s < out.length; s++) {
+    const list = out[s];
+    if (list) ids.set(list, offsets[s]!);
+  }
+  return { offsets, ids };
+}
+
+/**
+ * The keywords a state reports: its own plus its failure state's. States without keywords of
+ * their own share the failure state's list, so most states allocate nothing.
+ */
+function withOwn(own: readonly number[] | undefined, inherited: readonly number[] | undefined) {
+  if (own === undefined || own.length === 0) return inherited;
+  if (inherited === undefined) return [...new Set(own)];
+  return [...new Set([...own, ...inherited])];
+}
+
+/** Appends newly found keyword ids of state `s` to `hits`; returns the new count. */
+function report(o: Outputs, s: number, found: Uint8Array, hits: Int32Array, count: number): number {
+  const end = o.offsets[s + 1]!;
+  for (let k = o.offsets[s]!; k < end; k++) {
+    const id = o.ids[k]!;
+    if (found[id] === 0) {
+      found[id] = 1;
+      hits[count++] = id;
+    }
+  }
+  return count;
+}
+
+/** The dense DFA's arrays. */
+interface AsciiTables {
+  readonly classOf: Uint8Array;
+  readonly width: number;
+  readonly delta: Int32Array;
+  readonly out: Outputs;
+}
 
 /** Dense DFA for ASCII-only keywords. */
-class AsciiAutomaton {
-  private readonly classOf = new Uint8Array(128);
-  private readonly width: number;
-  private readonly delta: Int32Array;
-  private readonly out: ReadonlyArray<Int32Array | undefined>;
-
-  constructor(keywords: ReadonlyArray<readonly [string, number]>) {
-    let classes = 1; // class 0: characters that occur in no keyword
-    for (const [kw] of keywords) {
-      for (let i = 0; i < kw.length; i++) {
-        const c = kw.charCodeAt(i);
-        if (this.classOf[c] === 0) this.classOf[c] = classes++;
-      }
+function buildAscii(keywords: ReadonlyArray<readonly [string, number]>): AsciiTables {
+  const classOf = new Uint8Array(128);
+  let classes = 1; // class 0: characters that occur in no keyword
+  let chars = 0;
+  for (const [kw] of keywords) {
+    chars += kw.length;
+    for (let i = 0; i < kw.length; i++) {
+      const c = kw.charCodeAt(i);
+      if (classOf[c] === 0) classOf[c] = classes++;
     }
-    const width = classes;
-    this.width = width;
-    // Trie: per state, its edges as alternating (class, target) pairs.
-    const edges: number[][] = [[]];
-    const ends: number[][] = [[]];
-    for (const [kw, id] of keywords) {
-      let s = 0;
-      for (let i = 0; i < kw.length; i++) {
-        const k = this.classOf[kw.charCodeAt(i)]!;
-        const e = edges[s]!;
-        let t = -1;
-        for (let j = 0; j < e.length; j += 2) {
-          if (e[j] === k) {
-            t = e[j + 1]!;
-            break;
-          }
-        }
-        if (t < 0) {
-          t = edges.length;
-          edges.push([]);
-          ends.push([]);
-          e.push(k, t);
-        }
-        s = t;
-      }
-      ends[s]!.push(id);
-    }
-    const states = edges.length;
-    const delta = new Int32Array(states * width);
-    const fail = new Int32Array(states);
-    const out: Array<Int32Array | undefined> = new Array(states).fill(undefined);
-    const queue: number[] = [];
-    const root = edges[0]!;
-    for (let j = 0; j < root.length; j += 2) {
-      delta[root[j]!] = root[j + 1]!;
-      queue.push(root[j + 1]!);
-    }
-    for (let q = 0; q < queue.length; q++) {
-      const s = queue[q]!;
-      const f = fail[s]!;
-      const merged = [...ends[s]!, ...(out[f] ?? [])];
-      if (merged.length > 0) out[s] = Int32Array.from(new Set(merged));
-      // Row of s = row of its failure state, overridden by its own edges.
-      delta.copyWithin(s * width, f * width, f * width + width);
-      const e = edges[s]!;
-      for (let j = 0; j < e.length; j += 2) {
-        const k = e[j]!;
-        const t = e[j + 1]!;
-        fail[t] = delta[f * width + k]!;
-        delta[s * width + k] = t;
-        queue.push(t);
-      }
-    }
-    this.delta = delta;
-    this.out = out;
   }
-
-  mark(text: string, found: Uint8Array, hits: Int32Array, count: number): number {
-    const { classOf, width, delta, out } = this;
+  const width = classes;
+  // The trie is built straight into the transition table (at most one state per keyword
+  // character, plus the root), each state's children also kept as a linked list in flat arrays.
+  const capacity = chars + 1;
+  let delta = new Int32Array(capacity * width);
+  const firstChild = new Int32Array(capacity);
+  const nextSibling = new Int32Array(capacity);
+  const classOfState = new Int32Array(capacity);
+  const ends = new Map<number, number[]>();
+  let states = 1;
+  for (const [kw, id] of keywords) {
     let s = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      s = c < 128 ? delta[s * width + classOf[c]!]! : 0;
-      const o = out[s];
-      if (o === undefined) continue;
-      for (let k = 0; k < o.length; k++) {
-        const id = o[k]!;
-        if (found[id] === 0) {
-          found[id] = 1;
-          hits[count++] = id;
-        }
+    for (let i = 0; i < kw.length; i++) {
+      const k = classOf[kw.charCodeAt(i)]!;
+      let t = delta[s * width + k]!;
+      if (t === 0) {
+        t = states++;
+        delta[s * width + k] = t;
+        classOfState[t] = k;
+        nextSibling[t] = firstChild[s]!;
+        firstChild[s] = t;
       }
+      s = t;
     }
-    return count;
+    const list = ends.get(s);
+    if (list) list.push(id);
+    else ends.set(s, [id]);
   }
+  delta = delta.slice(0, states * width);
+  // Breadth-first, so a state's failure state has its complete row when the state is reached:
+  // the state's row is that row, overridden by the state's own children.
+  const fail = new Int32Array(states);
+  const out: Array<readonly number[] | undefined> = new Array(states).fill(undefined);
+  const queue = new Int32Array(states);
+  let tail = 0;
+  for (let t = firstChild[0]!; t !== 0; t = nextSibling[t]!) queue[tail++] = t;
+  for (let head = 0; head < tail; head++) {
+    const s = queue[head]!;
+    const f = fail[s]!;
+    out[s] = withOwn(ends.get(s), out[f]);
+    const failRow = f * width;
+    delta.copyWithin(s * width, failRow, failRow + width);
+    for (let t = firstChild[s]!; t !== 0; t = nextSibling[t]!) {
+      const k = classOfState[t]!;
+      fail[t] = delta[failRow + k]!;
+      delta[s * width + k] = t;
+      queue[tail++] = t;
+    }
+  }
+  return { classOf, width, delta, out: flattenOutputs(out) };
+}
+
+function markAscii(a: AsciiTables, text: string, found: Uint8Array, hits: Int32Array, count: number): number {
+  const { classOf, width, delta, out } = a;
+  const offsets = out.offsets;
+  let s = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    s = c < 128 ? delta[s * width + classOf[c]!]! : 0;
+    if (offsets[s] !== offsets[s + 1]) count = report(out, s, found, hits, count);
+  }
+  return count;
+}
+
+/** The sparse automaton's arrays: each state's edges sorted by character. */
+interface SparseTables {
+  readonly edgeStart: Int32Array;
+  readonly edgeChar: Uint16Array;
+  readonly edgeTarget: Int32Array;
+  readonly fail: Int32Array;
+  readonly out: Outputs;
 }
 
 /** Sparse automaton with failure links for keywords containing non-ASCII characters. */
-class SparseAutomaton {
-  private readonly next: Array<Map<number, number>>;
-  private readonly fail: Int32Array;
-  private readonly out: ReadonlyArray<Int32Array | undefined>;
-  /** Dense transitions out of the root: most characters of a text start no keyword. */
-  private readonly rootNext = new Int32Array(0x10000);
-
-  constructor(keywords: ReadonlyArray<readonly [string, number]>) {
-    const next: Array<Map<number, number>> = [new Map()];
-    const ends: number[][] = [[]];
-    for (const [kw, id] of keywords) {
-      let s = 0;
-      for (let i = 0; i < kw.length; i++) {
-        const c = kw.charCodeAt(i);
-        let t = next[s]!.get(c);
-        if (t === undefined) {
-          t = next.length;
-          next.push(new Map());
-          ends.push([]);
-          next[s]!.set(c, t);
-        }
-        s = t;
-      }
-      ends[s]!.push(id);
-    }
-    const fail = new Int32Array(next.length);
-    const out: Array<Int32Array | undefined> = new Array(next.length).fill(undefined);
-    const queue = [...next[0]!.values()];
-    for (let q = 0; q < queue.length; q++) {
-      const s = queue[q]!;
-      const f = fail[s]!;
-      const merged = [...ends[s]!, ...(out[f] ?? [])];
-      if (merged.length > 0) out[s] = Int32Array.from(new Set(merged));
-      for (const [c, t] of next[s]!) {
-        let g = f;
-        while (g !== 0 && !next[g]!.has(c)) g = fail[g]!;
-        const h = next[g]!.get(c);
-        fail[t] = h !== undefined && h !== t ? h : 0;
-        queue.push(t);
-      }
-    }
-    this.next = next;
-    this.fail = fail;
-    this.out = out;
-    for (const [c, t] of next[0]!) this.rootNext[c] = t;
-  }
-
-  mark(text: string, found: Uint8Array, hits: Int32Array, count: number): number {
-    const { next, fail, out, rootNext } = this;
+function buildSparse(keywords: ReadonlyArray<readonly [string, number]>): SparseTables {
+  const next: Array<Map<number, number>> = [new Map()];
+  const ends: number[][] = [[]];
+  for (const [kw, id] of keywords) {
     let s = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (s === 0) {
-        s = rootNext[c]!;
-        if (s === 0) continue;
-      } else {
-        let t = next[s]!.get(c);
-        while (t === undefined && s !== 0) {
-          s = fail[s]!;
-          t = s === 0 ? rootNext[c] : next[s]!.get(c);
-        }
-        s = t ?? 0;
+    for (let i = 0; i < kw.length; i++) {
+      const c = kw.charCodeAt(i);
+      let t = next[s]!.get(c);
+      if (t === undefined) {
+        t = next.length;
+        next.push(new Map());
+        ends.push([]);
+        next[s]!.set(c, t);
       }
-      const o = out[s];
-      if (o === undefined) continue;
-      for (let k = 0; k < o.length; k++) {
-        const id = o[k]!;
-        if (found[id] === 0) {
-          found[id] = 1;
-          hits[count++] = id;
-        }
-      }
+      s = t;
     }
-    return count;
+    ends[s]!.push(id);
   }
+  const fail = new Int32Array(next.length);
+  const out: Array<readonly number[] | undefined> = new Array(next.length).fill(undefined);
+  const queue = [...next[0]!.values()];
+  for (let q = 0; q < queue.length; q++) {
+    const s = queue[q]!;
+    const f = fail[s]!;
+    out[s] = withOwn(ends[s], out[f]);
+    for (const [c, t] of next[s]!) {
+      let g = f;
+      while (g !== 0 && !next[g]!.has(c)) g = fail[g]!;
+      const h = next[g]!.get(c);
+      fail[t] = h !== undefined && h !== t ? h : 0;
+      queue.push(t);
+    }
+  }
+  const edgeStart = new Int32Array(next.length + 1);
+  let edges = 0;
+  for (let s = 0; s < next.length; s++) {
+    edgeStart[s] = edges;
+    edges += next[s]!.size;
+  }
+  edgeStart[next.length] = edges;
+  const edgeChar = new Uint16Array(edges);
+  const edgeTarget = new Int32Array(edges);
+  for (let s = 0; s < next.length; s++) {
+    let e = edgeStart[s]!;
+    for (const [c, t] of [...next[s]!].sort((x, y) => x[0] - y[0])) {
+      edgeChar[e] = c;
+      edgeTarget[e++] = t;
+    }
+  }
+  return { edgeStart, edgeChar, edgeTarget, fail, out: flattenOutputs(out) };
+}
+
+/** The state reached from `s` on character `c` by a trie edge, or -1. */
+function edge(t: SparseTables, s: number, c: number): number {
+  let lo = t.edgeStart[s]!;
+  let hi = t.edgeStart[s + 1]! - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const m = t.edgeChar[mid]!;
+    if (m === c) return t.edgeTarget[mid]!;
+    if (m < c) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Dense transitions out of the root: most characters of a text start no keyword. */
+function rootTransitions(t: SparseTables): Int32Array {
+  const root = new Int32Array(0x10000);
+  for (let e = t.edgeStart[0]!; e < t.edgeStart[1]!; e++) root[t.edgeChar[e]!] = t.edgeTarget[e]!;
+  return root;
+}
+
+function markSparse(
+  t: SparseTables,
+  rootNext: Int32Array,
+  text: string,
+  found: Uint8Array,
+  hits: Int32Array,
+  count: number,
+): number {
+  const { fail, out } = t;
+  const offsets = out.offsets;
+  let s = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (s === 0) {
+      s = rootNext[c]!;
+      if (s === 0) continue;
+    } else {
+      let n = edge(t, s, c);
+      while (n < 0 && s !== 0) {
+        s = fail[s]!;
+        n = s === 0 ? rootNext[c]! : edge(t, s, c);
+      }
+      s = Math.max(n, 0);
+    }
+    if (offsets[s] !== offsets[s + 1]) count = report(out, s, found, hits, count);
+  }
+  return count;
+}
+
+const MAGIC = 0x4b_57_54_31; // "TWK1"
+
+/** SHA-256 of the keyword list, in order: what a serialised index must have been built from. */
+function keywordsDigest(keywords: readonly string[]): Buffer {
+  return createHash('sha256').update(keywords.join('\0')).digest();
 }
 
 export class KeywordIndex {
-  private readonly ascii: AsciiAutomaton;
-  private readonly sparse: SparseAutomaton;
   readonly size: number;
+  private readonly rootNext: Int32Array;
 
-  constructor(keywords: readonly string[]) {
+  private constructor(
+    keywords: readonly string[],
+    private readonly ascii: AsciiTables,
+    private readonly sparse: SparseTables,
+  ) {
     this.size = keywords.length;
+    this.rootNext = rootTransitions(sparse);
+  }
+
+  /** Builds the automata for `keywords` (keyword id = position in the list). */
+  static build(keywords: readonly string[]): KeywordIndex {
     const ascii: Array<[string, number]> = [];
     const other: Array<[string, number]> = [];
     keywords.forEach((kw, id) => {
       if (kw.length === 0) throw new RangeError('KeywordIndex: empty keyword');
       (/^[\0-\x7f]*$/.test(kw) ? ascii : other).push([kw, id]);
     });
-    this.ascii = new AsciiAutomaton(ascii);
-    this.sparse = new SparseAutomaton(other);
+    return new KeywordIndex(keywords, buildAscii(ascii), buildSparse(other));
+  }
+
+  /**
+   * Reads an index written by `toBytes`. Returns undefined unless the bytes are a well-formed
+   * index built from exactly `keywords` (same strings, same order), so a stale or damaged file
+   * only means building afresh.
+   */
+  static fromBytes(bytes: Uint8Array, keywords: readonly string[]): KeywordIndex | undefined {
+    try {
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      if (view.getUint32(0, true) !== MAGIC) return undefined;
+      if (!keywordsDigest(keywords).equals(bytes.subarray(4, 36))) return undefined;
+      let at = 36;
+      // Sections are copied out (never views), so any buffer alignment works.
+      const section = <T>(make: (buf: ArrayBuffer) => T): T => {
+        const length = view.getUint32(at, true);
+        const buf = Uint8Array.prototype.slice.call(bytes, at + 4, at + 4 + length).buffer;
+        if (buf.byteLength !== length) throw new RangeError('truncated');
+        at += 4 + length;
+        return make(buf);
+      };
+      const i32 = (buf: ArrayBuffer) => new Int32Array(buf);
+      const classOf = section((buf) => new Uint8Array(buf));
+      const [width] = section(i32);
+      const ascii: AsciiTables = {
+        classOf,
+        width: width!,
+        delta: section(i32),
+        out: { offsets: section(i32), ids: section(i32) },
+      };
+      const sparse: SparseTables = {
+        edgeStart: section(i32),
+        edgeChar: section((buf) => new Uint16Array(buf)),
+        edgeTarget: section(i32),
+        fail: section(i32),
+        out: { offsets: section(i32), ids: section(i32) },
+      };
+      if (at !== bytes.byteLength || classOf.length !== 128) return undefined;
+      return new KeywordIndex(keywords, ascii, sparse);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The index as bytes for `fromBytes`, stamped with a digest of `keywords`. */
+  toBytes(keywords: readonly string[]): Uint8Array {
+    const { ascii, sparse } = this;
+    const parts: Uint8Array[] = [];
+    const header = new Uint8Array(36);
+    new DataView(header.buffer).setUint32(0, MAGIC, true);
+    header.set(keywordsDigest(keywords), 4);
+    parts.push(header);
+    const sections: ArrayBufferView[] = [
+      ascii.classOf,
+      Int32Array.of(ascii.width),
+      ascii.delta,
+      ascii.out.offsets,
+      ascii.out.ids,
+      sparse.edgeStart,
+      sparse.edgeChar,
+      sparse.edgeTarget,
+      sparse.fail,
+      sparse.out.offsets,
+      sparse.out.ids,
+    ];
+    for (const s of sections) {
+      const length = new Uint8Array(4);
+      new DataView(length.buffer).setUint32(0, s.byteLength, true);
+      parts.push(length, new Uint8Array(s.buffer, s.byteOffset, s.byteLength));
+    }
+    return Buffer.concat(parts);
   }
 
   /**
@@ -202,6 +364,7 @@ export class KeywordIndex {
    * (length ≥ `size`) from position `count`. Returns the new count. Allocates nothing.
    */
   mark(text: string, found: Uint8Array, hits: Int32Array, count = 0): number {
-    return this.sparse.mark(text, found, hits, this.ascii.mark(text, found, hits, count));
+    const n = markAscii(this.ascii, text, found, hits, count);
+    return markSparse(this.sparse, this.rootNext, text, found, hits, n);
   }
 }

@@ -15,6 +15,8 @@ export type PrecomputedRequirements = ReadonlyArray<
 
 export class RecogniserPrefilter {
   private readonly index: KeywordIndex;
+  /** The literals of the index, by keyword id. */
+  readonly keywords: readonly string[];
   /** Keyword id → ids of the groups it satisfies. */
   private readonly groupsOf: ReadonlyArray<Int32Array>;
   /** Recogniser → its group ids; `undefined` means the recogniser always runs. */
@@ -26,10 +28,13 @@ export class RecogniserPrefilter {
   /**
    * @param precomputed requirements derived earlier by `requiredLiterals` (saves the analysis at
    * start-up); used only for a pattern whose flags and source equal the entry's key.
+   * @param loadIndex an index built earlier for exactly these keywords (e.g. at build time), or
+   * undefined to build one.
    */
   constructor(
     readonly recognisers: ReadonlyArray<{ readonly pattern: RegExp }>,
     precomputed: PrecomputedRequirements = [],
+    loadIndex: (keywords: readonly string[]) => KeywordIndex | undefined = () => undefined,
   ) {
     const known = new Map(precomputed);
     const keywordIds = new Map<string, number>();
@@ -55,11 +60,18 @@ export class RecogniserPrefilter {
       });
       return ids;
     });
-    this.index = new KeywordIndex([...keywordIds.keys()]);
+    const keywords = [...keywordIds.keys()];
+    this.index = loadIndex(keywords) ?? KeywordIndex.build(keywords);
+    this.keywords = keywords;
     this.groupsOf = groupsOf.map((g) => Int32Array.from(g));
     this.found = new Uint8Array(keywordIds.size);
     this.foundIds = new Int32Array(keywordIds.size);
     this.groupHit = new Uint8Array(groups);
+  }
+
+  /** The keyword index as bytes, for `KeywordIndex.fromBytes` (written at build time). */
+  indexBytes(): Uint8Array {
+    return this.index.toBytes(this.keywords);
   }
 
   /**

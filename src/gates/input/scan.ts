@@ -1,6 +1,7 @@
 import { type Channel, combineEvidence, type TypeEvidence } from './combine.js';
 import { normalizeText, toOriginalRange } from './normalize.js';
 import { decodeBase64Payloads } from './payloads.js';
+import { prebuiltKeywordIndex } from './prebuilt-keyword-index.js';
 import { RECOGNISER_KEYWORDS } from './recogniser-keywords.js';
 import { RecogniserPrefilter } from './recogniser-prefilter.js';
 import { type InjectionType, RECOGNISERS, type Recogniser } from './recognisers.js';
@@ -88,12 +89,24 @@ const SUPPORTING_RECOGNISERS = RECOGNISERS.filter((r) => r.requires !== undefine
 let prefilter: RecogniserPrefilter | undefined;
 const mayMatch = new Uint8Array(PRIMARY.length + SUPPORTING_RECOGNISERS.length);
 
+/**
+ * The injection recognisers' keyword pre-filter. Built on first use, so importing the gate (e.g.
+ * by a CLI command that never scans) stays cheap; the bundled CLI reads the index `npm run build`
+ * wrote instead of building it.
+ */
+export function injectionPrefilter(): RecogniserPrefilter {
+  prefilter ??= new RecogniserPrefilter(
+    [...PRIMARY, ...SUPPORTING_RECOGNISERS],
+    RECOGNISER_KEYWORDS,
+    prebuiltKeywordIndex,
+  );
+  return prefilter;
+}
+
 function runRecognisers(text: string): Hit[] {
   const hits: Hit[] = [];
   // Recognisers whose required keywords are absent cannot match: skipping them changes nothing.
-  // Built on first use: importing the gate (e.g. by a CLI command that never scans) stays cheap.
-  prefilter ??= new RecogniserPrefilter([...PRIMARY, ...SUPPORTING_RECOGNISERS], RECOGNISER_KEYWORDS);
-  prefilter.select(text, mayMatch);
+  injectionPrefilter().select(text, mayMatch);
   for (let i = 0; i < PRIMARY.length; i++) if (mayMatch[i] === 1) runOne(PRIMARY[i]!, text, hits);
   if (hits.length === 0) return hits;
   const present = new Set(hits.map((h) => h.type));

@@ -14,7 +14,7 @@ export function runningFromBundle(): boolean {
   return typeof __TWINLINE_BUNDLE__ !== 'undefined';
 }
 
-/** The package root, from a file of dist/bundle/ (or of dist/config/: the same depth). */
+/** The package root, from a file of dist/bundle/ (or of dist/core/: the same depth). */
 export function packageRoot(): string {
   return fileURLToPath(new URL('../../', import.meta.url));
 }
