@@ -1,4 +1,5 @@
 import { canonicalJson } from '../../core/index.js';
+import { freezeShared } from '../../gateway/index.js';
 
 /** Where cached read results live: in process by default, Redis when processes must share them. */
 export interface CacheBackend {
@@ -65,8 +66,16 @@ export interface CacheIdentity {
 export class QuickResultCache {
   hits = 0;
   misses = 0;
+  /** The decoded value of recently hit entries, kept while the stored text is unchanged. */
+  readonly #decoded = new Map<string, { readonly raw: string; readonly value: unknown }>();
+  readonly #maxDecoded: number;
 
-  constructor(readonly backend: CacheBackend = new MemoryCacheBackend()) {}
+  constructor(
+    readonly backend: CacheBackend = new MemoryCacheBackend(),
+    { maxDecoded = 2_000 }: { maxDecoded?: number } = {},
+  ) {
+    this.#maxDecoded = maxDecoded;
+  }
 
   /** The key of a read, bound to the current versions of the scopes it reads. */
   async key(tool: string, scopes: readonly string[], args: unknown, who: CacheIdentity): Promise<string> {
@@ -74,6 +83,11 @@ export class QuickResultCache {
     return `r\u0000${who.tenant}\u0000${who.user}\u0000${tool}\u0000${versions.join('.')}\u0000${canonicalJson(args)}`;
   }
 
+  /**
+   * The cached value, or undefined. A hit is one value shared by every hit on the entry, frozen at
+   * every depth (see `freezeShared`): no caller can change what the next one reads, and the stored
+   * text is decoded once rather than on every hit.
+   */
   async get(key: string): Promise<unknown | undefined> {
     const raw = await this.backend.get(key);
     if (raw === undefined) {
@@ -81,7 +95,15 @@ export class QuickResultCache {
       return undefined;
     }
     this.hits++;
-    return JSON.parse(raw) as unknown;
+    const known = this.#decoded.get(key);
+    // The same text (the very string in process; an equal one from Redis) decodes to the same value.
+    if (known && known.raw === raw) return known.value;
+    const value = freezeShared(JSON.parse(raw) as unknown);
+    this.#decoded.delete(key);
+    this.#decoded.set(key, { raw, value });
+    if (this.#decoded.size > this.#maxDecoded)
+      this.#decoded.delete(this.#decoded.keys().next().value as string);
+    return value;
   }
 
   async set(key: string, value: unknown, ttlMs: number): Promise<void> {
