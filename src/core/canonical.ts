@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * JSON with object keys sorted at every depth, so equal values always serialise identically —
@@ -23,7 +23,8 @@ function sortKeys(value: unknown): unknown {
 
 /** Hex SHA-256 of a string. */
 export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  // One-shot: no Hash object per call (this runs for every audited call).
+  return hash('sha256', text, 'hex');
 }
 
 /** SHA-256 of the canonical JSON of a value. */

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /** A configured API key: only its hash is ever stored. */
 export interface ApiKeyEntry {
@@ -11,7 +11,8 @@ export interface ApiKeyEntry {
 
 /** Hash of an API key as stored in config (`sha256:<hex>`). Keys are high-entropy, so no salt is needed. */
 export function hashApiKey(key: string): string {
-  return `sha256:${createHash('sha256').update(key, 'utf8').digest('hex')}`;
+  // One-shot: no Hash object per request.
+  return `sha256:${hash('sha256', key, 'hex')}`;
 }
 
 /**
