@@ -77,6 +77,56 @@ export async function insertAuditBatch(db: StoreDb, batch: readonly AuditRecord[
   await db.executeQuery(compiled);
 }
 
+/**
+ * The SQLite audit batch write: one prepared single-row INSERT, run for every record inside one
+ * transaction. Preparing once beats compiling a multi-row statement per batch (each batch has its
+ * own length), and binding the values directly skips building row objects and parameter arrays.
+ * The transaction runs while holding Kysely's connection, so it never interleaves with a Kysely
+ * transaction. Re-sent records are ignored by id, as with `insertAuditBatch`.
+ */
+export function sqliteAuditBatchWriter(
+  db: StoreDb,
+  sqlite: import('better-sqlite3').Database,
+): (batch: readonly AuditRecord[]) => Promise<void> {
+  let insertAll: ((batch: readonly AuditRecord[]) => void) | undefined;
+  const prepare = () => {
+    const columns = AUDIT_COLUMNS.map((c) => `"${c}"`).join(', ');
+    const insert = sqlite.prepare(
+      `insert into "audit_records" (${columns}) values (${AUDIT_COLUMNS.map(() => '?').join(', ')}) on conflict ("id") do nothing`,
+    );
+    // Same column order as AUDIT_COLUMNS, same values as `toRow`.
+    return sqlite.transaction((batch: readonly AuditRecord[]) => {
+      for (const r of batch) {
+        insert.run(
+          r.id,
+          r.time,
+          r.tenant,
+          r.user,
+          r.sessionId,
+          r.agent,
+          r.domain,
+          r.tool,
+          r.callId,
+          r.argsHash,
+          r.status,
+          JSON.stringify(r.decisionPath),
+          r.resultSummary,
+          r.durationMs,
+          r.watermark ?? null,
+          r.taskId ?? null,
+        );
+      }
+    });
+  };
+  return async (batch) => {
+    if (batch.length === 0) return;
+    await db.connection().execute(async () => {
+      insertAll ??= prepare();
+      insertAll(batch);
+    });
+  };
+}
+
 /** An audit reader bound to a tenant scope. */
 export function createAuditReader(db: StoreDb, scope: TenantScope): AuditReader {
   return {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { importExternal } from '../core/index.js';
 import type { Database } from './database.js';
 import { StoreError } from './errors.js';
 import type { StoreTarget } from './store-target.js';
@@ -9,6 +10,11 @@ import type { StoreTarget } from './store-target.js';
 export interface StoreConnection {
   readonly db: Kysely<Database>;
   readonly dialect: StoreTarget['dialect'];
+  /**
+   * The SQLite database under `db` (SQLite only), for the audit's prepared batch insert. Use it
+   * only inside `db.connection().execute(…)`, so it never interleaves with a Kysely transaction.
+   */
+  readonly sqlite?: import('better-sqlite3').Database;
 }
 
 /** How long a SQLite writer waits for another connection's lock before failing. */
@@ -20,7 +26,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
  */
 export async function openConnection(target: StoreTarget): Promise<StoreConnection> {
   if (target.dialect === 'postgres') {
-    const pg = (await import('pg')).default;
+    const pg = (await importExternal<typeof import('pg')>('pg')).default;
     const pool = new pg.Pool({ connectionString: target.url, max: 10 });
     // An idle client whose server connection dies emits 'error' on the pool; unhandled, that
     // would crash the process. The next query simply gets a fresh client.
@@ -42,7 +48,8 @@ export async function openConnection(target: StoreTarget): Promise<StoreConnecti
     }
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres' };
   }
-  const BetterSqlite = (await import('better-sqlite3')).default;
+  const BetterSqlite = (await importExternal<{ default: typeof import('better-sqlite3') }>('better-sqlite3'))
+    .default;
   if (target.file !== ':memory:') mkdirSync(dirname(target.file), { recursive: true });
   let database: InstanceType<typeof BetterSqlite>;
   try {
@@ -58,7 +65,11 @@ export async function openConnection(target: StoreTarget): Promise<StoreConnecti
       cause,
     });
   }
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }), dialect: 'sqlite' };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database }) }),
+    dialect: 'sqlite',
+    sqlite: database,
+  };
 }
 
 /** The URL without its password, for error messages. */

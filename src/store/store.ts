@@ -1,5 +1,10 @@
 import type { AuditSink } from './audit-record.js';
-import { type AuditReader, createAuditReader, insertAuditBatch } from './audit-repository.js';
+import {
+  type AuditReader,
+  createAuditReader,
+  insertAuditBatch,
+  sqliteAuditBatchWriter,
+} from './audit-repository.js';
 import { type AuditWriterStats, BatchedAuditWriter } from './audit-writer.js';
 import { openConnection } from './connection.js';
 import type { StoreDb } from './database.js';
@@ -63,7 +68,7 @@ export interface Store {
  */
 export async function openStore(options: OpenStoreOptions = {}): Promise<Store> {
   const target = resolveStoreTarget(options);
-  const { db, dialect } = await openConnection(target);
+  const { db, dialect, sqlite } = await openConnection(target);
   try {
     await migrateToLatest(db as unknown as Parameters<typeof migrateToLatest>[0], dialect);
   } catch (error) {
@@ -79,7 +84,10 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
       audit: createAuditReader(db, scope),
     });
   const admin = repositories(ALL_TENANTS_ADMIN_SCOPE);
-  const writer = new BatchedAuditWriter((batch) => insertAuditBatch(db, batch), options.audit);
+  const writer = new BatchedAuditWriter(
+    sqlite ? sqliteAuditBatchWriter(db, sqlite) : (batch) => insertAuditBatch(db, batch),
+    options.audit,
+  );
   const audit: StoreAudit = {
     record: (rec) => writer.record(rec),
     flush: () => writer.flush(),
