@@ -43,7 +43,13 @@ export type {
   ToolInvoker,
   UserQuestionHandler,
 } from './runtime-ports.js';
-export { AgentSession, type AgentSessionOptions, type RunHandle, SessionBusyError } from './session.js';
+export {
+  AgentSession,
+  type AgentSessionOptions,
+  type RunHandle,
+  type RunOptions,
+  SessionBusyError,
+} from './session.js';
 export { DEFAULT_LIMITS, type RuntimeLimits } from './session-runtime.js';
 export { TASK_STATUSES, TaskBoard, type TaskStatus, type TeamTask } from './task-board.js';
 export { declarationOf, declarationsFor } from './tool-declarations.js';

@@ -53,6 +53,12 @@ export class SessionBusyError extends TwinlineError {
   }
 }
 
+/** How a run is started. */
+export interface RunOptions {
+  /** Keep a buffered stream of the run's events for iterating the handle (default true). */
+  readonly stream?: boolean;
+}
+
 /** One run in flight: iterate its events, await its result, or interrupt it. */
 export interface RunHandle extends AsyncIterable<AgentEvent> {
   readonly result: Promise<RunResult>;
@@ -75,7 +81,9 @@ export class AgentSession {
   readonly tracker: ResourceTracker;
   readonly #rt: SessionRuntime;
   readonly #opts: AgentSessionOptions;
-  readonly #closed = new AbortController();
+  // Closing cancels the running frame and every frame still registered (see `close`), so no
+  // controller per session is needed to carry it.
+  #closed = false;
   readonly #history: ModelMessage[] = [];
   readonly #inbox: InboxMessage[] = [];
   #provider: ModelProvider;
@@ -168,18 +176,22 @@ export class AgentSession {
     this.#current?.cancel('interrupted');
   }
 
-  /** Starts a run. Iterate the handle for its events; await `result` for the outcome. */
-  run(prompt: string): RunHandle {
+  /**
+   * Starts a run. Iterate the handle for its events; await `result` for the outcome. With
+   * `{ stream: false }` the handle keeps no buffered copy of the events and cannot be iterated:
+   * for callers that only await `result` and listen with `on` (the quick line, per request).
+   */
+  run(prompt: string, options: RunOptions = {}): RunHandle {
     // One run at a time, even while an interrupted run is still winding down: they share history.
     if (this.#running) throw new SessionBusyError(this.sessionId);
-    if (this.#closed.signal.aborted) {
+    if (this.#closed) {
       throw new TwinlineError('agent.session_closed', 'the session is closed', {
         where: `session ${this.sessionId}`,
       });
     }
     // Re-resolve per run: tools registered since the last run become visible, removed ones vanish.
     this.#grant = undefined;
-    const stream = this.events.subscribe();
+    const stream = options.stream === false ? undefined : this.events.subscribe();
     const frame = new AgentFrame({
       runtime: this.#rt,
       id: 'main',
@@ -192,7 +204,7 @@ export class AgentSession {
       provider: this.#provider,
       systemPrompt: this.#opts.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
       maxTurns: this.#rt.limits.maxTurns,
-      cancelledBy: [this.#closed.signal],
+      cancelledBy: [],
       history: this.#history,
       inbox: this.#inbox,
     });
@@ -219,13 +231,20 @@ export class AgentSession {
           frame.dispose();
           // Keep the mode the run ended in (plan mode entered by the model persists).
           this.#approvalMode = frame.approvalMode;
-          queueMicrotask(() => stream.close());
+          if (stream) queueMicrotask(() => stream.close());
         }),
     );
     return {
       result,
       interrupt: () => frame.cancel('interrupted'),
-      [Symbol.asyncIterator]: () => stream[Symbol.asyncIterator](),
+      [Symbol.asyncIterator]: () => {
+        if (!stream) {
+          throw new TwinlineError('agent.run_not_streamed', 'this run was started without an event stream', {
+            where: `session ${this.sessionId}`,
+          });
+        }
+        return stream[Symbol.asyncIterator]();
+      },
     };
   }
 
@@ -241,7 +260,7 @@ export class AgentSession {
 
   /** Cancels everything the session started and waits until it has all stopped. */
   async close(): Promise<void> {
-    this.#closed.abort('session closed');
+    this.#closed = true;
     this.#current?.cancel('session closed');
     for (const f of this.#rt.frames.values()) f.cancel('session closed');
     await this.tracker.idle();

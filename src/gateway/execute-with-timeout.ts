@@ -25,7 +25,25 @@ export function executeWithTimeout(
       error: { code: 'cancelled', message: `Call to ${tool.name} was cancelled before it ran.` },
     });
   }
-  const controller = new AbortController();
+  // The tool's signal is made only when the tool reads it: a read answered from the cache never
+  // does, and an AbortSignal is one of the costlier objects of a call. One that is read after the
+  // call was aborted starts aborted, with the same reason.
+  let controller: AbortController | undefined;
+  let aborted: { reason: unknown } | undefined;
+  const abort = (reason: unknown) => {
+    if (controller) controller.abort(reason);
+    else aborted ??= { reason };
+  };
+  const ctx: ToolExecutionContext = {
+    ...base,
+    get signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (aborted) controller.abort(aborted.reason);
+      }
+      return controller.signal;
+    },
+  };
   return new Promise<ExecutionOutcome>((resolve) => {
     let settled = false;
     const settle = (outcome: ExecutionOutcome) => {
@@ -36,14 +54,14 @@ export function executeWithTimeout(
       resolve(outcome);
     };
     const onCallerAbort = () => {
-      controller.abort(callerSignal?.reason);
+      abort(callerSignal?.reason);
       settle({
         status: 'cancelled',
         error: { code: 'cancelled', message: `Call to ${tool.name} was cancelled.` },
       });
     };
     const timer = setTimeout(() => {
-      controller.abort(new Error(`timeout after ${tool.timeoutMs} ms`));
+      abort(new Error(`timeout after ${tool.timeoutMs} ms`));
       settle({
         status: 'timeout',
         error: { code: 'timeout', message: `${tool.name} timed out after ${tool.timeoutMs} ms.` },
@@ -51,7 +69,7 @@ export function executeWithTimeout(
     }, tool.timeoutMs);
     callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
     Promise.resolve()
-      .then(() => tool.execute(args, { ...base, signal: controller.signal }))
+      .then(() => tool.execute(args, ctx))
       .then(
         (output) => settle({ status: 'executed', output }),
         (err: unknown) =>

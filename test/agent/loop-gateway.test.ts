@@ -277,3 +277,26 @@ describe('session lifecycle', () => {
     expect(() => agent!.session.run('three')).toThrow(/closed/);
   });
 });
+
+describe('runs without an event stream', () => {
+  it('deliver their result and listener events, and refuse to be iterated', async () => {
+    agent = await officeAgent({
+      script: [{ tool_calls: [{ name: 'calendar_list', arguments: YEAR }] }, { text: 'ok' }],
+    });
+    const seen: string[] = [];
+    agent.session.on((e) => seen.push(e.type));
+    const handle = agent.session.run('hi', { stream: false });
+    expect(() => handle[Symbol.asyncIterator]()).toThrow(/without an event stream/);
+    const r = await handle.result;
+    expect(r.text).toBe('ok');
+    expect(seen).toContain('decision');
+    expect(seen.at(-1)).toBe('result');
+  });
+
+  it('are cancelled by closing the session', async () => {
+    agent = await officeAgent({ script: [{ text: 'slow', delay_ms: 60_000 }] });
+    const handle = agent.session.run('one', { stream: false });
+    await agent.session.close();
+    expect((await handle.result).status).toBe('interrupted');
+  });
+});

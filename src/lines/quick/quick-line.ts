@@ -80,7 +80,8 @@ export class QuickLine {
     const abort = () => session.interrupt();
     options.signal?.addEventListener('abort', abort, { once: true });
     try {
-      const result = await session.run(request).result;
+      // Only the result and the listener above are used: no buffered event stream per request.
+      const result = await session.run(request, { stream: false }).result;
       // Summaries are best-effort: a bus outage never fails a write that already happened.
       await this.#publishWrites(identity, events).catch(() => {});
       return outcomeOf(events, result.text, result.status);
