@@ -2,19 +2,22 @@
 // A plain JS entry so hosts can spawn `node bin/twinline.js` without a TypeScript loader.
 // `npm run build` emits the code-split bundle (dist/bundle/, one chunk per mode: fewer files to
 // resolve and load at start-up) after the tsc output; the tsc output is used instead when the
-// bundle is absent or older than the last tsc run (someone ran tsc alone).
-import { statSync } from 'node:fs';
+// bundle is absent or older than the last tsc run (someone ran tsc alone). The one-shot commands
+// (check, route, scan) run from their own code-cached bundle when it is current (bin/one-shot.js).
+import { builtAfterTsc, loadOneShot, oneShotBundle } from './one-shot.js';
 
 function bundleIfCurrent() {
   const bundle = new URL('../dist/bundle/main.js', import.meta.url);
-  const built = statSync(bundle, { throwIfNoEntry: false });
-  if (!built) return undefined;
-  const tsc = statSync(new URL('../dist/.tsbuildinfo', import.meta.url), { throwIfNoEntry: false });
-  return !tsc || built.mtimeMs >= tsc.mtimeMs ? bundle.href : undefined;
+  return builtAfterTsc(bundle) ? bundle.href : undefined;
 }
 
-const { main } = await import(bundleIfCurrent() ?? '../dist/cli/main.js');
+async function entry() {
+  const oneShot = oneShotBundle(process.argv[2]);
+  if (oneShot) return loadOneShot(oneShot).exports.mainOneShot;
+  return (await import(bundleIfCurrent() ?? '../dist/cli/main.js')).main;
+}
 
+const main = await entry();
 main(process.argv).then(
   (code) => {
     if (typeof code === 'number') process.exitCode = code;

@@ -3,9 +3,17 @@
 //   TWINLINE_TRACE_IMPORTS=/tmp/modules.txt node --import ./scripts/trace-imports.mjs bin/twinline.js route "hi"
 //
 // Appends every module URL the process loads to the file named by TWINLINE_TRACE_IMPORTS (stderr
-// when unset), in load order. Files of the CLI bundle (dist/bundle/) stand for the sources inlined
+// when unset), in load order: ES modules (loader hooks, beside the program), CommonJS modules
+// (`require`), and scripts compiled with `vm.Script` under a file name (the code-cached one-shot
+// bundles of bin/one-shot.js). Files of the CLI bundle (dist/bundle/) stand for the sources inlined
 // in them: dist/bundle/meta.json lists those. test/startup/ asserts the per-mode boundaries.
-import { register } from 'node:module';
+import { appendFileSync } from 'node:fs';
+import { Module, register } from 'node:module';
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+
+const file = process.env.TWINLINE_TRACE_IMPORTS || undefined;
 
 const hooks = `
 import { appendFileSync } from 'node:fs';
@@ -17,6 +25,32 @@ export async function load(url, context, next) {
   return next(url, context);
 }
 `;
-register(`data:text/javascript,${encodeURIComponent(hooks)}`, {
-  data: { file: process.env.TWINLINE_TRACE_IMPORTS || undefined },
-});
+register(`data:text/javascript,${encodeURIComponent(hooks)}`, { data: { file } });
+
+function record(url) {
+  if (file) appendFileSync(file, `${url}\n`);
+  else process.stderr.write(`load ${url}\n`);
+}
+
+const toUrl = (path) =>
+  isAbsolute(path) ? pathToFileURL(path).href : path.startsWith('node:') ? path : `node:${path}`;
+
+const load = Module._load;
+Module._load = function traced(request, parent, isMain) {
+  const exports = load.call(this, request, parent, isMain);
+  try {
+    record(toUrl(Module._resolveFilename(request, parent, isMain)));
+  } catch {
+    // resolvable by the loader only (e.g. a built-in with no file): already loaded above
+  }
+  return exports;
+};
+
+const Script = vm.Script;
+vm.Script = class TracedScript extends Script {
+  constructor(code, options) {
+    super(code, options);
+    const filename = typeof options === 'string' ? options : options?.filename;
+    if (filename && isAbsolute(filename)) record(pathToFileURL(filename).href);
+  }
+};

@@ -1,6 +1,7 @@
 export { loadConfig, loadOfficeDomain, OFFICE_CONFIG_PATH, type TwinlineConfig } from './load-config.js';
 export { loadTools } from './load-tools.js';
 export { prebuiltOfficeDomain } from './prebuilt-office-config.js';
+export { linkToolsModule } from './prebuilt-tools.js';
 export {
   type ConfigFile,
   configFileSchema,

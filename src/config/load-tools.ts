@@ -1,8 +1,8 @@
 import { pathToFileURL } from 'node:url';
-import { ConfigError } from '../core/index.js';
+import { ConfigError, importExternal } from '../core/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import type { TwinlineConfig } from './load-config.js';
-import { prebuiltToolsModule } from './prebuilt-tools.js';
+import { linkedToolsModule, prebuiltToolsModule } from './prebuilt-tools.js';
 
 interface ToolsModule {
   tools?: unknown;
@@ -28,10 +28,12 @@ export async function loadTools(config: Pick<TwinlineConfig, 'tools' | 'file'>):
 }
 
 async function importModule(path: string, configFile: string): Promise<ToolsModule> {
+  const linked = linkedToolsModule(path);
+  if (linked) return (await linked) as ToolsModule;
   // built with the CLI (`npm run build`): no compiler on the way to the first turn
   const url = prebuiltToolsModule(path) ?? pathToFileURL(path).href;
   try {
-    return (await import(url)) as ToolsModule;
+    return await importExternal<ToolsModule>(url);
   } catch (err) {
     const code = (err as { code?: string }).code;
     if (code !== 'ERR_UNKNOWN_FILE_EXTENSION' || !/\.[mc]?tsx?$/.test(path)) {

@@ -8,6 +8,30 @@ interface PrebuiltEntry {
   readonly hash: string;
 }
 
+/** Loaders of tools modules bundled into the code-cached one-shot CLI, by path from the package root. */
+const linked = new Map<string, () => Promise<unknown>>();
+
+/** `path` relative to the package root, with forward slashes (the key of prebuilt.json). */
+function fromRoot(path: string): string {
+  return relative(packageRoot(), resolve(path)).split(sep).join('/');
+}
+
+/** The build's entry for a pre-built tools module, when its sources still hash to what was built. */
+function currentEntry(path: string): PrebuiltEntry | undefined {
+  if (!runningFromBundle()) return undefined;
+  try {
+    const manifest = JSON.parse(readFileSync(bundleArtifact('prebuilt.json'), 'utf8')) as Record<
+      string,
+      PrebuiltEntry
+    >;
+    const entry = manifest[fromRoot(path)];
+    return entry && sourcesMatch(entry.sources, entry.hash) ? entry : undefined;
+  } catch {
+    // no manifest or a source gone: compile as usual
+    return undefined;
+  }
+}
+
 /**
  * The URL of a tools module pre-bundled at build time (dist/bundle/prebuilt.json), when `path` is
  * one and its sources still hash to what was built; otherwise undefined and the caller compiles.
@@ -15,17 +39,22 @@ interface PrebuiltEntry {
  * process running the tsc output or the sources would load a second copy of.
  */
 export function prebuiltToolsModule(path: string): string | undefined {
-  if (!runningFromBundle()) return undefined;
-  try {
-    const manifest = JSON.parse(readFileSync(bundleArtifact('prebuilt.json'), 'utf8')) as Record<
-      string,
-      PrebuiltEntry
-    >;
-    const entry = manifest[relative(packageRoot(), resolve(path)).split(sep).join('/')];
-    if (!entry || !sourcesMatch(entry.sources, entry.hash)) return undefined;
-    return bundleArtifact(entry.bundle).href;
-  } catch {
-    // no manifest or a source gone: compile as usual
-    return undefined;
-  }
+  const entry = currentEntry(path);
+  return entry ? bundleArtifact(entry.bundle).href : undefined;
+}
+
+/**
+ * Registers a tools module compiled into the running bundle itself (the one-shot CLI links the
+ * office tools so they share its zod and src/tools, as the pre-built module shares the ESM chunks).
+ * `path` is relative to the package root, as in prebuilt.json; `load` evaluates the module.
+ */
+export function linkToolsModule(path: string, load: () => Promise<unknown>): void {
+  linked.set(path, load);
+}
+
+/** The linked tools module for `path`, when its sources still hash to what was built. */
+export function linkedToolsModule(path: string): Promise<unknown> | undefined {
+  if (linked.size === 0) return undefined;
+  const load = linked.get(fromRoot(path));
+  return load && currentEntry(path) ? load() : undefined;
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { importExternal } from '../core/index.js';
 
 /** Where compiled tools modules are cached: inside the package's node_modules, so bare imports resolve. */
 const CACHE_DIR = fileURLToPath(new URL('../../node_modules/.cache/twinline/modules/', import.meta.url));
@@ -28,16 +29,16 @@ export async function importTypeScriptModule(
   const manifestFile = join(CACHE_DIR, `${key}.json`);
   if (isFresh(manifestFile)) {
     try {
-      return { module: await import(pathToFileURL(bundle).href), via: 'cache' };
+      return { module: await importExternal(pathToFileURL(bundle).href), via: 'cache' };
     } catch {
       // A damaged cache entry is rebuilt below.
     }
   }
   try {
     await compile(file, bundle, manifestFile);
-    return { module: await import(`${pathToFileURL(bundle).href}?v=${Date.now()}`), via: 'compiled' };
+    return { module: await importExternal(`${pathToFileURL(bundle).href}?v=${Date.now()}`), via: 'compiled' };
   } catch {
-    const { tsImport } = await import('tsx/esm/api');
+    const { tsImport } = await importExternal<typeof import('tsx/esm/api')>('tsx/esm/api');
     return { module: await tsImport(pathToFileURL(file).href, import.meta.url), via: 'tsx' };
   }
 }
@@ -55,7 +56,7 @@ function isFresh(manifestFile: string): boolean {
 }
 
 async function compile(entry: string, bundle: string, manifestFile: string): Promise<void> {
-  const esbuild = await import('esbuild');
+  const esbuild = await importExternal<typeof import('esbuild')>('esbuild');
   const result = await esbuild.build({
     entryPoints: [entry],
     bundle: true,

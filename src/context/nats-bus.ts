@@ -1,4 +1,5 @@
 import type { NatsConnection, Subscription } from 'nats';
+import { importExternal } from '../core/index.js';
 import {
   type ContextBus,
   type ContextEventFilter,
@@ -44,7 +45,7 @@ export class NatsContextBus implements ContextBus {
 
   /** Connects to `url` (loads the `nats` client only now). */
   static async connect(url: string, options: NatsContextBusOptions = {}): Promise<NatsContextBus> {
-    const { connect } = await import('nats');
+    const { connect } = await importExternal<typeof import('nats')>('nats');
     try {
       const nc = await connect({ servers: url, name: 'twinline-context-bus', timeout: 3000 });
       return new NatsContextBus(nc, options);

@@ -2,6 +2,7 @@ export { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from './
 export { canonicalJson, hashCanonical, sha256Hex } from './canonical.js';
 export { decide, type StageDecision, type Verdict } from './decision.js';
 export { ConfigError, TwinlineError } from './errors.js';
+export { importExternal, type ModuleImporter, setExternalImporter } from './external-import.js';
 export {
   type AttributeValue,
   DATA_LEVELS,

@@ -1,9 +1,8 @@
-import type { McpConnection } from '../agent/index.js';
-import { loadTools, type TwinlineConfig } from '../config/index.js';
-import { ConfigError } from '../core/index.js';
+import type { TwinlineConfig } from '../config/index.js';
 import { type GatewayStage, type ResultStage, ToolGateway } from '../gateway/index.js';
 import type { AuditRecord, AuditSink, Store } from '../store/index.js';
-import { ToolRegistry } from '../tools/index.js';
+import type { ToolRegistry } from '../tools/index.js';
+import { registerConfiguredTools } from './configured-tools.js';
 import { IdentityDirectory } from './identity-directory.js';
 
 export interface RuntimeOptions {
@@ -45,9 +44,7 @@ const NO_AUDIT: AuditSink = {
  * identities by (tenant, user).
  */
 export async function createRuntime(config: TwinlineConfig, options: RuntimeOptions = {}): Promise<Runtime> {
-  const registry = new ToolRegistry().registerAll(await loadTools(config));
-  const mcp = await importMcpServers(config);
-  registry.registerAll(mcp.flatMap((c) => c.tools));
+  const { registry, mcp } = await registerConfiguredTools(config);
   const identities = new IdentityDirectory(config.users);
   const env = options.env ?? process.env;
   let store = options.openedStore;
@@ -83,29 +80,4 @@ export async function createRuntime(config: TwinlineConfig, options: RuntimeOpti
       else await store?.audit.flush();
     },
   };
-}
-
-/**
- * Connects the config's MCP servers and returns their tools for registration at start-up. The
- * MCP SDK is loaded only when a server is configured. A server that cannot be reached stops
- * start-up with an error naming it: a half-registered tool set would change what agents can do.
- */
-async function importMcpServers(config: TwinlineConfig): Promise<McpConnection[]> {
-  const entries = Object.entries(config.mcpServers ?? {});
-  if (entries.length === 0) return [];
-  const { connectMcpServer } = await import('../agent/index.js');
-  const everyRole = [...new Set(config.users.flatMap((u) => u.roles))];
-  const connections: McpConnection[] = [];
-  for (const [name, srv] of entries) {
-    try {
-      connections.push(await connectMcpServer({ ...srv, name, allowedRoles: srv.allowedRoles ?? everyRole }));
-    } catch (err) {
-      await Promise.allSettled(connections.map((c) => c.close()));
-      throw new ConfigError('config.mcp-server', `cannot import MCP server: ${(err as Error).message}`, {
-        where: `${config.file}: mcpServers.${name}`,
-        cause: err,
-      });
-    }
-  }
-  return connections;
 }

@@ -1,4 +1,5 @@
 import { loadConfig } from '../config/index.js';
+import { importExternal } from '../core/index.js';
 import { createPlatform, type Platform } from '../platform/index.js';
 import type { AuditRecord } from '../store/index.js';
 import { buildServer } from './app.js';
@@ -35,7 +36,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const auth = loadAuthFile(config.file, env);
   let redis: import('ioredis').Redis | undefined;
   if (env.TWINLINE_REDIS_URL) {
-    const { Redis } = await import('ioredis');
+    const { Redis } = await importExternal<typeof import('ioredis')>('ioredis');
     redis = new Redis(env.TWINLINE_REDIS_URL, {
       maxRetriesPerRequest: 2,
       enableOfflineQueue: false,

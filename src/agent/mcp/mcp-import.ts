@@ -1,3 +1,4 @@
+import { importExternal } from '../../core/index.js';
 import type { ToolSpec } from '../../tools/index.js';
 import { type McpImportPolicy, McpToolError, mcpToolSpec } from './mcp-manifest.js';
 
@@ -27,12 +28,14 @@ export interface McpConnection {
  * tool; the server is reached only from `execute`, with the call's signal and timeout.
  */
 export async function connectMcpServer(config: McpServerConfig): Promise<McpConnection> {
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { Client } = await importExternal<typeof import('@modelcontextprotocol/sdk/client/index.js')>(
+    '@modelcontextprotocol/sdk/client/index.js',
+  );
   const client = new Client({ name: 'twinline', version: '0.1.0' });
   if ('command' in config) {
-    const { StdioClientTransport, getDefaultEnvironment } = await import(
-      '@modelcontextprotocol/sdk/client/stdio.js'
-    );
+    const { StdioClientTransport, getDefaultEnvironment } = await importExternal<
+      typeof import('@modelcontextprotocol/sdk/client/stdio.js')
+    >('@modelcontextprotocol/sdk/client/stdio.js');
     await client.connect(
       new StdioClientTransport({
         command: config.command,
@@ -43,9 +46,9 @@ export async function connectMcpServer(config: McpServerConfig): Promise<McpConn
       }),
     );
   } else {
-    const { StreamableHTTPClientTransport } = await import(
-      '@modelcontextprotocol/sdk/client/streamableHttp.js'
-    );
+    const { StreamableHTTPClientTransport } = await importExternal<
+      typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js')
+    >('@modelcontextprotocol/sdk/client/streamableHttp.js');
     await client.connect(
       new StreamableHTTPClientTransport(new URL(config.url), {
         requestInit: { headers: { ...config.headers } },

@@ -1,4 +1,5 @@
 import type OpenAI from 'openai';
+import { importExternal } from '../../core/index.js';
 import { InterruptedError, ProviderError } from '../errors.js';
 import { abortableDelay } from './abortable-delay.js';
 import {
@@ -99,7 +100,7 @@ export class OpenAICompatibleProvider implements ModelProvider {
   }
 
   #getClient(): Promise<OpenAI> {
-    this.#client ??= import('openai').then(
+    this.#client ??= importExternal<typeof import('openai')>('openai').then(
       ({ default: OpenAIClient }) =>
         new OpenAIClient({
           apiKey: this.#options.apiKey ?? process.env.OPENAI_API_KEY ?? 'unset',

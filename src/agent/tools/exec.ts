@@ -1,5 +1,6 @@
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import { z } from 'zod';
+import { importExternal } from '../../core/index.js';
 import type { ToolSpec } from '../../tools/index.js';
 import type { AgentFrame } from '../agent-frame.js';
 import { ControlToolError } from '../errors.js';
@@ -70,7 +71,8 @@ async function runInSandbox(
   signal: AbortSignal,
   limits: ExecLimits,
 ): Promise<{ result: unknown; logs: string[]; toolCalls: number }> {
-  const { newQuickJSWASMModule, shouldInterruptAfterDeadline } = await import('quickjs-emscripten');
+  const { newQuickJSWASMModule, shouldInterruptAfterDeadline } =
+    await importExternal<typeof import('quickjs-emscripten')>('quickjs-emscripten');
   // A module no other run is using: the spare one a clean run handed back, else a fresh one. A
   // script stopped mid-flight takes its module with it, so it cannot leave state behind.
   const QuickJS = spareModule ?? (await newQuickJSWASMModule());

@@ -3,7 +3,7 @@ import { prepareAgentCheck } from '../../access/index.js';
 import { loadConfig, prebuiltOfficeDomain } from '../../config/index.js';
 import { TwinlineError } from '../../core/index.js';
 import { decisionStages, insertStage, loadConfigPolicy, ToolGateway } from '../../gateway/index.js';
-import { createRuntime, IdentityDirectory } from '../../runtime/index.js';
+import { IdentityDirectory, registerConfiguredTools } from '../../runtime/index.js';
 import type { ConfigOption } from './open-runtime.js';
 
 /** `check` never executes, so it never audits. */
@@ -48,15 +48,16 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
   const allow = new Set(line === 'quick' ? config.lines.quick : config.lines.deep);
   // The same deciding stages as the line's gateway in `serve` (resilience aside).
   let stages = decisionStages(allow, loadConfigPolicy(config));
-  const rt = await createRuntime(config, { store: false });
+  // The configured tools only: a dry run opens no store.
+  const { registry, mcp } = await registerConfiguredTools(config);
   let extensions: Record<string, unknown> | undefined;
   let approvalMode: string | undefined;
   if (opts.agent) {
     const agent = prepareAgentCheck({
       cwd: opts.cwd ?? process.cwd(),
-      available: rt.registry.list().map((t) => t.name),
+      available: registry.list().map((t) => t.name),
       agentName: opts.agent,
-      tools: rt.registry,
+      tools: registry,
     });
     stages = stages.map((s) => (s.name === 'access' ? agent.stages.access : s));
     stages = insertStage(stages, agent.stages.approval, { after: 'review' });
@@ -64,9 +65,9 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
     approvalMode = agent.state.mode;
   }
   // A dry-run gateway over the runtime's registry: nothing executes, queues or audits.
-  const gateway = new ToolGateway({ tools: rt.registry, audit: NO_AUDIT, dryRunOnly: true, stages });
+  const gateway = new ToolGateway({ tools: registry, audit: NO_AUDIT, dryRunOnly: true, stages });
   try {
-    if (!rt.registry.has(opts.tool)) {
+    if (!registry.has(opts.tool)) {
       throw new TwinlineError('cli.unknown-tool', `unknown tool ${JSON.stringify(opts.tool)}`, {
         where: '--tool',
       });
@@ -104,6 +105,6 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
-    await rt.close();
+    await Promise.allSettled(mcp.map((c) => c.close()));
   }
 }

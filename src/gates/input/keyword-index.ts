@@ -256,7 +256,12 @@ function markSparse(
   return count;
 }
 
-const MAGIC = 0x4b_57_54_31; // "TWK1"
+const MAGIC = 0x4b_57_54_32; // "TWK2"
+
+/** Section lengths rounded up to whole 4-byte words, so every section starts aligned. */
+function padded(length: number): number {
+  return (length + 3) & ~3;
+}
 
 /** SHA-256 of the keyword list, in order: what a serialised index must have been built from. */
 function keywordsDigest(keywords: readonly string[]): Buffer {
@@ -298,16 +303,19 @@ export class KeywordIndex {
       if (view.getUint32(0, true) !== MAGIC) return undefined;
       if (!keywordsDigest(keywords).equals(bytes.subarray(4, 36))) return undefined;
       let at = 36;
-      // Sections are copied out (never views), so any buffer alignment works.
-      const section = <T>(make: (buf: ArrayBuffer) => T): T => {
+      // Sections start 4-byte aligned within the file, so they are views into it when the buffer
+      // is aligned too (a file read on its own is) and copies otherwise.
+      const aligned = bytes.byteOffset % 4 === 0;
+      const section = <T>(make: (buf: ArrayBuffer, offset: number, bytes: number) => T): T => {
         const length = view.getUint32(at, true);
-        const buf = Uint8Array.prototype.slice.call(bytes, at + 4, at + 4 + length).buffer;
-        if (buf.byteLength !== length) throw new RangeError('truncated');
-        at += 4 + length;
-        return make(buf);
+        const start = at + 4;
+        if (start + length > bytes.byteLength) throw new RangeError('truncated');
+        at = start + padded(length);
+        if (aligned) return make(bytes.buffer as ArrayBuffer, bytes.byteOffset + start, length);
+        return make(Uint8Array.prototype.slice.call(bytes, start, start + length).buffer, 0, length);
       };
-      const i32 = (buf: ArrayBuffer) => new Int32Array(buf);
-      const classOf = section((buf) => new Uint8Array(buf));
+      const i32 = (buf: ArrayBuffer, offset: number, n: number) => new Int32Array(buf, offset, n / 4);
+      const classOf = section((buf, offset, n) => new Uint8Array(buf, offset, n));
       const [width] = section(i32);
       const ascii: AsciiTables = {
         classOf,
@@ -317,12 +325,19 @@ export class KeywordIndex {
       };
       const sparse: SparseTables = {
         edgeStart: section(i32),
-        edgeChar: section((buf) => new Uint16Array(buf)),
+        edgeChar: section((buf, offset, n) => new Uint16Array(buf, offset, n / 2)),
         edgeTarget: section(i32),
         fail: section(i32),
         out: { offsets: section(i32), ids: section(i32) },
       };
-      if (at !== bytes.byteLength || classOf.length !== 128) return undefined;
+      const consistent =
+        at === bytes.byteLength &&
+        classOf.length === 128 &&
+        ascii.delta.length === (ascii.out.offsets.length - 1) * ascii.width &&
+        sparse.edgeStart.length === sparse.out.offsets.length &&
+        sparse.fail.length === sparse.out.offsets.length - 1 &&
+        sparse.edgeChar.length === sparse.edgeTarget.length;
+      if (!consistent) return undefined;
       return new KeywordIndex(keywords, ascii, sparse);
     } catch {
       return undefined;
@@ -354,6 +369,7 @@ export class KeywordIndex {
       const length = new Uint8Array(4);
       new DataView(length.buffer).setUint32(0, s.byteLength, true);
       parts.push(length, new Uint8Array(s.buffer, s.byteOffset, s.byteLength));
+      parts.push(new Uint8Array(padded(s.byteLength) - s.byteLength));
     }
     return Buffer.concat(parts);
   }

@@ -1,0 +1,68 @@
+// The code-cached one-shot commands (issue 11). `twinline check|route|scan` run once per call, so
+// their start-up is most of what a user waits for, and most of that start-up is V8 compiling
+// JavaScript. Node 20 has no compile cache for ES modules, so `npm run build` also writes each of
+// these commands as one CommonJS file (dist/bundle/one-shot-<command>-<hash>.cjs) with a V8 code
+// cache taken after running it once (<file>.cache), and names the files in dist/bundle/one-shot.json.
+// Here a file is compiled with `vm.Script` and its cache: V8 skips parsing and compiling whatever
+// the cache holds. A cache V8 rejects (another Node version, other V8 flags) only costs the compile.
+import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+
+/** The commands with a one-shot bundle (scripts/build-bundle.mjs builds one for each). */
+export const ONE_SHOT_COMMANDS = ['check', 'route', 'scan'];
+
+const DIR = new URL('../dist/bundle/', import.meta.url);
+const MANIFEST = new URL('one-shot.json', DIR);
+
+/** Whether a file of dist/ exists and is not older than the last tsc run (someone ran tsc alone). */
+export function builtAfterTsc(file) {
+  const built = statSync(file, { throwIfNoEntry: false });
+  if (!built) return false;
+  const tsc = statSync(new URL('../dist/.tsbuildinfo', import.meta.url), { throwIfNoEntry: false });
+  return !tsc || built.mtimeMs >= tsc.mtimeMs;
+}
+
+/** The file name of `command`'s current one-shot bundle, or undefined when there is none to use. */
+export function oneShotBundle(command) {
+  if (!ONE_SHOT_COMMANDS.includes(command) || !builtAfterTsc(MANIFEST)) return undefined;
+  try {
+    return JSON.parse(readFileSync(MANIFEST, 'utf8'))[command];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Compiles and runs a one-shot bundle (a file name in dist/bundle/), with its code cache unless
+ * `useCache` is false; returns its exports (`mainOneShot(argv)`) and the compiled script (the
+ * build takes the code cache from it).
+ */
+export function loadOneShot(bundle, { useCache = true } = {}) {
+  const file = fileURLToPath(new URL(bundle, DIR));
+  const source = readFileSync(file, 'utf8');
+  let cachedData;
+  if (useCache) {
+    try {
+      cachedData = readFileSync(`${file}.cache`);
+    } catch {
+      // no cache written: compile from source
+    }
+  }
+  // The CommonJS wrapper, on the first line so the source map's lines still match.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+    filename: file,
+    cachedData,
+  });
+  const module = { exports: {} };
+  script.runInThisContext()(module.exports, createRequire(file), module, file, fileURLToPath(DIR));
+  // The bundle cannot run import() itself (a V8 code cache on Node 20 drops the callback): it
+  // loads packages and user modules through this one, from an ES module.
+  module.exports.setExternalImporter((specifier) => import(specifier));
+  return {
+    exports: module.exports,
+    script,
+    cacheRejected: cachedData ? script.cachedDataRejected : undefined,
+  };
+}

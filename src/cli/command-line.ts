@@ -1,0 +1,40 @@
+import { Command, CommanderError } from 'commander';
+import { TwinlineError } from '../core/index.js';
+import type { CommandModule } from './commands/index.js';
+import { VERSION } from './version.js';
+
+/**
+ * Parses `argv` against `commands` and runs the chosen one. Returns the exit code. Errors Twinline
+ * raised on purpose are printed as one clear line naming the bad input; anything else is a bug
+ * and keeps its stack.
+ */
+export async function runCommandLine(
+  argv: readonly string[],
+  commands: readonly CommandModule[],
+): Promise<number> {
+  const program = new Command();
+  program
+    .name('twinline')
+    .description(
+      'Twinline: every tool call an agent proposes passes one gateway the model cannot talk its way around.',
+    )
+    .version(VERSION, '-V, --version')
+    .showHelpAfterError()
+    .allowExcessArguments(false)
+    .exitOverride();
+  for (const mod of commands) mod.register(program);
+  try {
+    await program.parseAsync(argv as string[]);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // help and version exit "successfully" through the override
+      return err.exitCode;
+    }
+    if (err instanceof TwinlineError) {
+      process.stderr.write(`twinline: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
