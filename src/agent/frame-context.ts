@@ -1,15 +1,14 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ToolExecutionContext } from '../tools/index.js';
 import type { AgentFrame } from './agent-frame.js';
 import { NoAgentFrameError } from './errors.js';
 
 /**
- * Which agent is running. Each agent's loop runs inside `agentContext.run(frame, …)` (teammates
- * thereby get their own in-process context), and every gateway call is also registered by its
- * call id, so control tools find their caller even if a queue in the gateway breaks async context.
+ * Which agent issued a tool call. Every gateway call an agent makes is registered here by its
+ * (fresh, runtime-made) call id for the duration of the call, so control tools find their caller
+ * from `ctx.callId` alone — through queues, timers or anything else that loses async context.
+ * No AsyncLocalStorage: once enabled it puts a hook on every promise in the process, which costs
+ * every request of a server, not only agent runs.
  */
-export const agentContext = new AsyncLocalStorage<AgentFrame>();
-
 const framesByCall = new Map<string, AgentFrame>();
 
 /** Registers the frame that issued `callId` for the duration of the call. */
@@ -20,9 +19,9 @@ export function bindCall(callId: string, frame: AgentFrame): () => void {
   };
 }
 
-/** The agent that issued a tool call, from its call id, else from the async context. */
+/** The agent that issued a tool call, from its call id. */
 export function callerFrame(ctx: ToolExecutionContext, tool: string): AgentFrame {
-  const frame = framesByCall.get(ctx.callId) ?? agentContext.getStore();
+  const frame = framesByCall.get(ctx.callId);
   if (!frame) throw new NoAgentFrameError(tool);
   return frame;
 }

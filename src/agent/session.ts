@@ -4,7 +4,6 @@ import type { Approver, ThirdPartyTextLedger } from '../gateway/index.js';
 import { AgentFrame, type InboxMessage } from './agent-frame.js';
 import { BackgroundJobs } from './background-jobs.js';
 import { type AgentEvent, AgentEventBus, type AgentEventListener } from './events.js';
-import { agentContext } from './frame-context.js';
 import { runAgentLoop } from './loop.js';
 import { createProvider, type ModelMessage, type ModelProvider } from './providers/index.js';
 import { ResourceTracker } from './resource-tracker.js';
@@ -214,25 +213,21 @@ export class AgentSession {
     const limits = this.#rt.limits;
     const result = this.tracker.track(
       'main run',
-      agentContext
-        .run(frame, () =>
-          runAgentLoop(frame, prompt, {
-            signal: frame.signal,
-            budget: {
-              maxTurns: limits.maxTurns,
-              ...(limits.maxTokens === undefined ? {} : { maxTokens: limits.maxTokens }),
-              ...(limits.maxWallMs === undefined ? {} : { maxWallMs: limits.maxWallMs }),
-            },
-          }),
-        )
-        .finally(() => {
-          this.#running = false;
-          // Unhook from the session signal; background children stay reachable through `frames`.
-          frame.dispose();
-          // Keep the mode the run ended in (plan mode entered by the model persists).
-          this.#approvalMode = frame.approvalMode;
-          if (stream) queueMicrotask(() => stream.close());
-        }),
+      runAgentLoop(frame, prompt, {
+        signal: frame.signal,
+        budget: {
+          maxTurns: limits.maxTurns,
+          ...(limits.maxTokens === undefined ? {} : { maxTokens: limits.maxTokens }),
+          ...(limits.maxWallMs === undefined ? {} : { maxWallMs: limits.maxWallMs }),
+        },
+      }).finally(() => {
+        this.#running = false;
+        // Unhook from the session signal; background children stay reachable through `frames`.
+        frame.dispose();
+        // Keep the mode the run ended in (plan mode entered by the model persists).
+        this.#approvalMode = frame.approvalMode;
+        if (stream) queueMicrotask(() => stream.close());
+      }),
     );
     return {
       result,

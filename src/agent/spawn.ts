@@ -4,7 +4,6 @@ import { boundedApprover, denyingApprover } from './approvers.js';
 import { SubagentDepthError, UnknownAgentDefinitionError } from './errors.js';
 import { eventSource } from './event-source.js';
 import type { SubagentRunMode } from './events.js';
-import { agentContext } from './frame-context.js';
 import { runAgentLoop } from './loop.js';
 import type { RunResult } from './run-result.js';
 import type { SubagentDefinition } from './runtime-ports.js';
@@ -99,7 +98,7 @@ export async function spawnSubagent(
   return { agent: definition.name, task_id: taskId, status: 'running', mode };
 }
 
-/** Runs a child to its end inside its own async context; never throws. */
+/** Runs a child to its end; never throws. */
 async function runChild(child: AgentFrame, prompt: string, taskId?: string): Promise<RunResult> {
   const rt = child.runtime;
   const parent = child.parent!;
@@ -116,16 +115,14 @@ async function runChild(child: AgentFrame, prompt: string, taskId?: string): Pro
   });
   let result: RunResult;
   try {
-    result = await agentContext.run(child, () =>
-      runAgentLoop(child, prompt, {
-        signal: child.signal,
-        budget: {
-          maxTurns: child.maxTurns,
-          ...(rt.limits.maxTokens === undefined ? {} : { maxTokens: rt.limits.maxTokens }),
-          ...(rt.limits.maxWallMs === undefined ? {} : { maxWallMs: rt.limits.maxWallMs }),
-        },
-      }),
-    );
+    result = await runAgentLoop(child, prompt, {
+      signal: child.signal,
+      budget: {
+        maxTurns: child.maxTurns,
+        ...(rt.limits.maxTokens === undefined ? {} : { maxTokens: rt.limits.maxTokens }),
+        ...(rt.limits.maxWallMs === undefined ? {} : { maxWallMs: rt.limits.maxWallMs }),
+      },
+    });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     result = {

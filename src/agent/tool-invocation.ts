@@ -3,7 +3,7 @@ import type { ApprovalAnswer, ApprovalRequest, CallContext, GatewayResult } from
 import type { AgentFrame } from './agent-frame.js';
 import { observedApprover } from './approvers.js';
 import { eventSource } from './event-source.js';
-import { agentContext, bindCall } from './frame-context.js';
+import { bindCall } from './frame-context.js';
 import type { CallRoute } from './runtime-ports.js';
 
 /**
@@ -23,10 +23,7 @@ export async function invokeThroughGateway(
   const unbind = bindCall(callId, frame);
   const ctx = callContextFor(frame, signal, route);
   try {
-    const invoke = () =>
-      rt.gateway.invoke({ id: callId, name: proposal.name, arguments: proposal.arguments }, ctx);
-    // The loop already runs inside this frame's context: entering it again would change nothing.
-    return await (agentContext.getStore() === frame ? invoke() : agentContext.run(frame, invoke));
+    return await rt.gateway.invoke({ id: callId, name: proposal.name, arguments: proposal.arguments }, ctx);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     rt.bus.emit({
