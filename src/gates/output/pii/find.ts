@@ -1,4 +1,4 @@
-import { CONTEXT_BOOST, CONTEXT_WINDOW, PII_RECOGNISERS, type PiiType } from './recognisers.js';
+import { CONTEXT_BOOST, CONTEXT_WINDOW, PII_RECOGNISERS, type PiiType, textProfile } from './recognisers.js';
 
 /** One PII candidate with its confidence tier. */
 export interface PiiFinding {
@@ -28,8 +28,12 @@ export function findPii(text: string, options: FindPiiOptions = {}): PiiFinding[
   const minScore = options.minScore ?? 0.3;
   const only = options.types ? new Set(options.types) : undefined;
   const candidates: PiiFinding[] = [];
+  // One pass over the text rules out most recognisers (an answer without 11 digits holds no
+  // mobile number), so most answers run few or none of the patterns.
+  const profile = textProfile(text);
   for (const rec of PII_RECOGNISERS) {
     if (only && !only.has(rec.type)) continue;
+    if (!rec.needs(profile)) continue;
     rec.pattern.lastIndex = 0;
     for (const m of text.matchAll(rec.pattern)) {
       const groupIdx = rec.reportGroup ? m.slice(1).findIndex((g) => g !== undefined) : -1;
