@@ -5,27 +5,28 @@
 // cache taken after running it once (<file>.cache), and names the files in dist/bundle/one-shot.json.
 // Here a file is compiled with `vm.Script` and its cache: V8 skips parsing and compiling whatever
 // the cache holds. A cache V8 rejects (another Node version, other V8 flags) only costs the compile.
-import { readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+'use strict';
+const { readFileSync, statSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { join } = require('node:path');
+const vm = require('node:vm');
 
 /** The commands with a one-shot bundle (scripts/build-bundle.mjs builds one for each). */
-export const ONE_SHOT_COMMANDS = ['check', 'route', 'scan'];
+const ONE_SHOT_COMMANDS = ['check', 'route', 'scan'];
 
-const DIR = new URL('../dist/bundle/', import.meta.url);
-const MANIFEST = new URL('one-shot.json', DIR);
+const DIR = join(__dirname, '../dist/bundle');
+const MANIFEST = join(DIR, 'one-shot.json');
 
 /** Whether a file of dist/ exists and is not older than the last tsc run (someone ran tsc alone). */
-export function builtAfterTsc(file) {
+function builtAfterTsc(file) {
   const built = statSync(file, { throwIfNoEntry: false });
   if (!built) return false;
-  const tsc = statSync(new URL('../dist/.tsbuildinfo', import.meta.url), { throwIfNoEntry: false });
+  const tsc = statSync(join(__dirname, '../dist/.tsbuildinfo'), { throwIfNoEntry: false });
   return !tsc || built.mtimeMs >= tsc.mtimeMs;
 }
 
 /** The file name of `command`'s current one-shot bundle, or undefined when there is none to use. */
-export function oneShotBundle(command) {
+function oneShotBundle(command) {
   if (!ONE_SHOT_COMMANDS.includes(command) || !builtAfterTsc(MANIFEST)) return undefined;
   try {
     return JSON.parse(readFileSync(MANIFEST, 'utf8'))[command];
@@ -39,8 +40,8 @@ export function oneShotBundle(command) {
  * `useCache` is false; returns its exports (`mainOneShot(argv)`) and the compiled script (the
  * build takes the code cache from it).
  */
-export function loadOneShot(bundle, { useCache = true } = {}) {
-  const file = fileURLToPath(new URL(bundle, DIR));
+function loadOneShot(bundle, { useCache = true } = {}) {
+  const file = join(DIR, bundle);
   const source = readFileSync(file, 'utf8');
   let cachedData;
   if (useCache) {
@@ -56,9 +57,9 @@ export function loadOneShot(bundle, { useCache = true } = {}) {
     cachedData,
   });
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, fileURLToPath(DIR));
+  script.runInThisContext()(module.exports, createRequire(file), module, file, DIR);
   // The bundle cannot run import() itself (a V8 code cache on Node 20 drops the callback): it
-  // loads packages and user modules through this one, from an ES module.
+  // loads packages and user modules through this one, which Node compiled as usual.
   module.exports.setExternalImporter((specifier) => import(specifier));
   return {
     exports: module.exports,
@@ -66,3 +67,5 @@ export function loadOneShot(bundle, { useCache = true } = {}) {
     cacheRejected: cachedData ? script.cachedDataRejected : undefined,
   };
 }
+
+module.exports = { ONE_SHOT_COMMANDS, builtAfterTsc, oneShotBundle, loadOneShot };

@@ -1,29 +1,33 @@
 #!/usr/bin/env node
-// A plain JS entry so hosts can spawn `node bin/twinline.js` without a TypeScript loader.
-// `npm run build` emits the code-split bundle (dist/bundle/, one chunk per mode: fewer files to
-// resolve and load at start-up) after the tsc output; the tsc output is used instead when the
-// bundle is absent or older than the last tsc run (someone ran tsc alone). The one-shot commands
-// (check, route, scan) run from their own code-cached bundle when it is current (bin/one-shot.js).
-import { builtAfterTsc, loadOneShot, oneShotBundle } from './one-shot.js';
-
-function bundleIfCurrent() {
-  const bundle = new URL('../dist/bundle/main.js', import.meta.url);
-  return builtAfterTsc(bundle) ? bundle.href : undefined;
-}
+// A plain JS entry so hosts can spawn `node bin/twinline.js` without a TypeScript loader. CommonJS
+// (bin/package.json): the one-shot commands (check, route, scan) run from their own code-cached
+// bundle when it is current (bin/one-shot.js) without ever starting Node's ES module loader.
+// Everything else imports the code-split ES module bundle `npm run build` emits (dist/bundle/, one
+// chunk per mode) or, when that is absent or older than the last tsc run, the tsc output.
+'use strict';
+const { builtAfterTsc, loadOneShot, oneShotBundle } = require('./one-shot.js');
 
 async function entry() {
   const oneShot = oneShotBundle(process.argv[2]);
-  if (oneShot) return loadOneShot(oneShot).exports.mainOneShot;
-  return (await import(bundleIfCurrent() ?? '../dist/cli/main.js')).main;
+  if (oneShot) {
+    try {
+      return loadOneShot(oneShot).exports.mainOneShot;
+    } catch {
+      // a build half-removed (the manifest names a file that is gone): the full CLI below
+    }
+  }
+  const bundle = require.resolve('../dist/bundle/main.js');
+  return (await import(builtAfterTsc(bundle) ? bundle : require.resolve('../dist/cli/main.js'))).main;
 }
 
-const main = await entry();
-main(process.argv).then(
-  (code) => {
-    if (typeof code === 'number') process.exitCode = code;
-  },
-  (err) => {
-    process.stderr.write(`twinline: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+entry()
+  .then((main) => main(process.argv))
+  .then(
+    (code) => {
+      if (typeof code === 'number') process.exitCode = code;
+    },
+    (err) => {
+      process.stderr.write(`twinline: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = 1;
+    },
+  );
