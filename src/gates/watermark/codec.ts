@@ -7,7 +7,7 @@
  * length-prefixed UTF-8 fields (the session as 16 raw bytes when it is a UUID), then the first
  * 8 bytes of HMAC-SHA256(key, preceding bytes).
  */
-import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { TwinlineError } from '../../core/index.js';
 
 export interface Watermark {
@@ -43,21 +43,39 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 const enc = new TextEncoder();
 const dec = new TextDecoder('utf-8', { fatal: true });
 
-// Every answer is watermarked with the same configured key: keep its key object instead of
-// re-encoding the string and re-importing the key for each HMAC. Bounded so rotating keys in a
+// Every answer is watermarked with the same configured key: keep its HMAC pads instead of
+// re-encoding the string and re-deriving them for each answer. Bounded so rotating keys in a
 // long-lived process cannot grow it.
-const keyObjects = new Map<string, KeyObject>();
+const keyPads = new Map<string, HmacPads>();
 const KEY_CACHE_LIMIT = 16;
+const SHA256_BLOCK = 64;
 
-function hmacKey(key: string | Uint8Array): KeyObject | Uint8Array {
-  if (typeof key !== 'string') return keyBytes(key);
-  let k = keyObjects.get(key);
+/** The key XOR-ed into HMAC's inner and outer pads (RFC 2104), each a block long. */
+interface HmacPads {
+  readonly inner: Uint8Array;
+  readonly outer: Uint8Array;
+}
+
+function hmacKey(key: string | Uint8Array): HmacPads {
+  if (typeof key !== 'string') return hmacPads(keyBytes(key));
+  let k = keyPads.get(key);
   if (!k) {
-    k = createSecretKey(keyBytes(key));
-    if (keyObjects.size >= KEY_CACHE_LIMIT) keyObjects.clear();
-    keyObjects.set(key, k);
+    k = hmacPads(keyBytes(key));
+    if (keyPads.size >= KEY_CACHE_LIMIT) keyPads.clear();
+    keyPads.set(key, k);
   }
   return k;
+}
+
+function hmacPads(key: Uint8Array): HmacPads {
+  const k = key.length > SHA256_BLOCK ? hash('sha256', key, 'buffer') : key;
+  const inner = new Uint8Array(SHA256_BLOCK).fill(0x36);
+  const outer = new Uint8Array(SHA256_BLOCK).fill(0x5c);
+  for (let i = 0; i < k.length; i++) {
+    inner[i]! ^= k[i]!;
+    outer[i]! ^= k[i]!;
+  }
+  return { inner, outer };
 }
 
 function keyBytes(key: string | Uint8Array): Uint8Array {
@@ -69,16 +87,37 @@ function keyBytes(key: string | Uint8Array): Uint8Array {
   return k;
 }
 
-function mac(key: KeyObject | Uint8Array, data: Uint8Array): Uint8Array {
-  return createHmac('sha256', key).update(data).digest().subarray(0, MAC_BYTES);
+/**
+ * HMAC-SHA256(key, data), first MAC_BYTES bytes: H(outer ‖ H(inner ‖ data)) with two one-shot
+ * hashes — the same bytes as `createHmac`, without building an Hmac object per answer.
+ */
+function mac(pads: HmacPads, data: Uint8Array): Uint8Array {
+  const first = new Uint8Array(SHA256_BLOCK + data.length);
+  first.set(pads.inner);
+  first.set(data, SHA256_BLOCK);
+  const second = new Uint8Array(SHA256_BLOCK + 32);
+  second.set(pads.outer);
+  second.set(hash('sha256', first, 'buffer'), SHA256_BLOCK);
+  return hash('sha256', second, 'buffer').subarray(0, MAC_BYTES);
 }
 
-function fieldBytes(value: string, name: string): Uint8Array {
+// Tenant, user and channel repeat on every answer: keep their bytes (bounded, like the keys).
+const fieldCache = new Map<string, Uint8Array>();
+const FIELD_CACHE_LIMIT = 1024;
+
+/** A field's UTF-8 bytes (never altered by callers); `remember` for fields that repeat. */
+function fieldBytes(value: string, name: string, remember = true): Uint8Array {
+  const known = remember ? fieldCache.get(value) : undefined;
+  if (known) return known;
   const b = enc.encode(value);
   if (b.length > 255)
     throw new WatermarkError('gates.watermark-field', `${name} is longer than 255 bytes`, {
       where: `watermark.${name}`,
     });
+  if (remember) {
+    if (fieldCache.size >= FIELD_CACHE_LIMIT) fieldCache.clear();
+    fieldCache.set(value, b);
+  }
   return b;
 }
 
@@ -92,7 +131,7 @@ export function packWatermark(wm: Watermark, options: WatermarkKeyOptions): Uint
   const tenant = fieldBytes(wm.tenant, 'tenant');
   const user = fieldBytes(wm.user, 'user');
   const uuid = UUID_RE.test(wm.session);
-  const session = uuid ? undefined : fieldBytes(wm.session, 'session');
+  const session = uuid ? undefined : fieldBytes(wm.session, 'session', false);
   const channel = fieldBytes(wm.channel, 'channel');
   const bodyLength =
     2 + 1 + tenant.length + 1 + user.length + (session ? 1 + session.length : 16) + 1 + channel.length;
