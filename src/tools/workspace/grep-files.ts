@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
-import { Worker } from 'node:worker_threads';
 import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
 import { WorkspaceToolError } from './errors.js';
 import { walkFiles } from './file-walk.js';
 import { GREP_WORKER_SOURCE } from './grep-worker-source.js';
+import { workerThreads } from './lazy-builtins.js';
 import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
@@ -111,6 +111,7 @@ function searchInWorker(
   signal: AbortSignal,
 ): Promise<WorkerReply> {
   return new Promise((resolve, reject) => {
+    const { Worker } = workerThreads();
     const worker = new Worker(GREP_WORKER_SOURCE, { eval: true, workerData: data });
     const stop = (error: Error) => {
       clearTimeout(timer);

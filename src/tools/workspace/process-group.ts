@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { childProcess } from './lazy-builtins.js';
 
 export interface GroupRunOptions {
   readonly command: string;
@@ -37,7 +37,7 @@ const KILL_GRACE_MS = 300;
 export function runInProcessGroup(options: GroupRunOptions): Promise<GroupRunResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn(options.shellPath, ['-c', options.command], {
+    const child = childProcess().spawn(options.shellPath, ['-c', options.command], {
       cwd: options.cwd,
       env: options.env,
       detached: true,
