@@ -19,3 +19,16 @@ export function freezeShared<T>(value: T): T {
 export function isSharedFrozen(value: unknown): value is object {
   return value !== null && typeof value === 'object' && deeplyFrozen.has(value);
 }
+
+const jsonOf = new WeakMap<object, string>();
+
+/** `JSON.stringify(value)`, kept per shared output (its text cannot change), made afresh otherwise. */
+export function outputJson(value: unknown): string {
+  if (!isSharedFrozen(value)) return JSON.stringify(value);
+  let json = jsonOf.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    jsonOf.set(value, json);
+  }
+  return json;
+}

@@ -1,6 +1,6 @@
 export { decisionStages, lineAccessState, loadConfigPolicy } from './decision-stages.js';
 export { type ExecutionOutcome, executeWithTimeout } from './execute-with-timeout.js';
-export { freezeShared, isSharedFrozen } from './frozen-output.js';
+export { freezeShared, isSharedFrozen, outputJson } from './frozen-output.js';
 export { renderModelContent } from './model-content.js';
 export { summariseOutput } from './result-summary.js';
 export type { ApprovedReview, QueuedReview, ReviewExecutionLedger, ReviewQueue } from './review-queue.js';

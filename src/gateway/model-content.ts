@@ -1,5 +1,6 @@
 import type { StageDecision } from '../core/index.js';
 import type { CallStatus } from '../store/index.js';
+import { outputJson } from './frozen-output.js';
 
 /**
  * Exactly what the model is told about a call: the processed output as JSON, or a refusal naming
@@ -19,7 +20,8 @@ export function renderModelContent(
       const notes = path.filter(
         (d) => d.verdict === 'allow' && d.updatedArgs !== undefined && d.stage !== 'schema',
       );
-      const json = JSON.stringify(extra.output ?? null);
+      // A shared (cached) output is serialised once, not on every call that returns it.
+      const json = outputJson(extra.output ?? null);
       return notes.length
         ? `${notes.map((d) => `Note (${d.stage}): ${d.reason}`).join('\n')}\n${json}`
         : json;
