@@ -292,7 +292,10 @@ function rejoinSplitLetters(t: string, src: Builder): { text: string; b: Builder
   const copy = (from: number, to: number) => {
     for (let k = from; k < to; k++) out!.unit(src.units[k]!, src.starts[k]!, src.ends[k]!);
   };
-  for (const m of t.matchAll(SPLIT_RUN_RE)) {
+  // exec on the shared regex, not matchAll: matchAll builds a new RegExp on every call, and most
+  // texts have no split run at all. Nothing in the loop body uses SPLIT_RUN_RE.
+  SPLIT_RUN_RE.lastIndex = 0;
+  for (let m = SPLIT_RUN_RE.exec(t); m !== null; m = SPLIT_RUN_RE.exec(t)) {
     const run = m[0];
     const seps = [...run.matchAll(SEP_RE)];
     const letterCount = seps.length + 1;

@@ -30,7 +30,9 @@ function isInternal(host: string, internal: readonly string[]): boolean {
 export function classifyOutbound(text: string, options: OutboundOptions = {}): OutboundVerdict {
   const internal = options.internalDomains ?? [];
   const destinations: string[] = [];
-  for (const m of text.matchAll(DEST)) {
+  // exec on the shared regex, not matchAll (which builds a new RegExp per call).
+  DEST.lastIndex = 0;
+  for (let m = DEST.exec(text); m !== null; m = DEST.exec(text)) {
     const host = m[1] ?? m[2] ?? m[3] ?? '';
     if (!isInternal(host, internal)) destinations.push(m[0]);
   }

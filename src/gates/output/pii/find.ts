@@ -34,8 +34,11 @@ export function findPii(text: string, options: FindPiiOptions = {}): PiiFinding[
   for (const rec of PII_RECOGNISERS) {
     if (only && !only.has(rec.type)) continue;
     if (!rec.needs(profile)) continue;
-    rec.pattern.lastIndex = 0;
-    for (const m of text.matchAll(rec.pattern)) {
+    // exec on the recogniser's own regex, not matchAll (which builds a new RegExp per call).
+    const re = rec.pattern;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (m[0].length === 0) re.lastIndex++; // as matchAll steps past an empty match
       const groupIdx = rec.reportGroup ? m.slice(1).findIndex((g) => g !== undefined) : -1;
       const value = groupIdx >= 0 ? m[groupIdx + 1]! : m[0];
       const start = groupIdx >= 0 ? m.index + m[0].lastIndexOf(value) : m.index;
