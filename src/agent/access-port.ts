@@ -42,14 +42,23 @@ export function createAccessPort(options: AccessPortOptions = {}): AgentAccess {
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
     ...(options.backgroundAllowlist ? { backgroundAllowlist: options.backgroundAllowlist } : {}),
   };
+  // A main agent's tool set depends only on the available names (`resolveAgentTools` is pure and
+  // its result read-only): a server starting one session per request resolves it once per catalog.
+  const mainGrants = new Map<string, GrantData>();
+  const MAIN_GRANTS_LIMIT = 64;
   return {
     grant(frame: AccessFrame, available, trustedFolder): AccessGrant {
       const names = available.map((t) => t.name);
       const parentData = frame.parent?.data as GrantData | undefined;
       if (!frame.parent || !parentData) {
-        const resolution = resolveAgentTools({ available: names, ...common });
-        const data: GrantData = { resolution, rules: baseRules };
-        return { tools: resolution.allowed, approvalMode: modeOf(frame.requestedMode), data };
+        const key = names.join('\u0000');
+        let data = mainGrants.get(key);
+        if (!data) {
+          data = { resolution: resolveAgentTools({ available: names, ...common }), rules: baseRules };
+          if (mainGrants.size >= MAIN_GRANTS_LIMIT) mainGrants.clear();
+          mainGrants.set(key, data);
+        }
+        return { tools: data.resolution.allowed, approvalMode: modeOf(frame.requestedMode), data };
       }
       const definition = frame.definition;
       const resolution = resolveAgentTools({
