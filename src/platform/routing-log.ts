@@ -13,18 +13,26 @@ export interface RoutingEntry {
 
 /** The most recent routing decisions, per tenant, in memory (a ring of `capacity` entries). */
 export class RoutingLog {
-  readonly #entries: RoutingEntry[] = [];
-  constructor(private readonly capacity = 500) {}
+  // A real ring: adding is O(1) (an array's `shift` would move every entry on every request).
+  readonly #ring: (RoutingEntry | undefined)[];
+  #next = 0;
+  #size = 0;
+
+  constructor(private readonly capacity = 500) {
+    this.#ring = new Array<RoutingEntry | undefined>(Math.max(1, capacity));
+  }
 
   add(entry: RoutingEntry): void {
-    this.#entries.push(entry);
-    if (this.#entries.length > this.capacity) this.#entries.shift();
+    this.#ring[this.#next] = entry;
+    this.#next = (this.#next + 1) % this.#ring.length;
+    if (this.#size < this.#ring.length) this.#size++;
   }
 
   recent(tenant: string, limit = 50): RoutingEntry[] {
     const out: RoutingEntry[] = [];
-    for (let i = this.#entries.length - 1; i >= 0 && out.length < limit; i--) {
-      const e = this.#entries[i]!;
+    const n = this.#ring.length;
+    for (let k = 1; k <= this.#size && out.length < limit; k++) {
+      const e = this.#ring[(this.#next - k + n) % n]!;
       if (e.tenant === tenant) out.push(e);
     }
     return out;
