@@ -18,7 +18,7 @@ export class RoutingLog {
   #next = 0;
   #size = 0;
 
-  constructor(private readonly capacity = 500) {
+  constructor(capacity = 500) {
     this.#ring = new Array<RoutingEntry | undefined>(Math.max(1, capacity));
   }
 
