@@ -256,7 +256,9 @@ export class AgentSession {
   /** Cancels everything the session started and waits until it has all stopped. */
   async close(): Promise<void> {
     this.#closed = true;
-    this.#current?.cancel('session closed');
+    // A finished main run has nothing left to stop (its background children are still in
+    // `frames`): aborting its signal would only dispatch an event nobody listens to.
+    if (this.#running) this.#current?.cancel('session closed');
     for (const f of this.#rt.frames.values()) f.cancel('session closed');
     await this.tracker.idle();
   }
