@@ -102,30 +102,53 @@ export type AgentEventListener = (event: AgentEvent) => void;
  * async-iterator subscribers, each with its own buffer from the moment it subscribed.
  */
 export class AgentEventBus {
-  readonly #listeners = new Set<AgentEventListener>();
+  readonly #listeners = new Map<AgentEventListener, ReadonlySet<AgentEvent['type']> | undefined>();
   // The listeners as of the last change: an emit delivers to the listeners present when it began
   // (one added or removed by a listener applies from the next event) without copying per event.
-  #snapshot: readonly AgentEventListener[] = [];
+  #snapshot: readonly (readonly [AgentEventListener, ReadonlySet<AgentEvent['type']> | undefined])[] = [];
+  // Whether some listener takes every event, else the types some listener takes.
+  #all = false;
+  #wanted: ReadonlySet<AgentEvent['type']> = new Set();
 
-  /** Adds a listener; returns the function that removes it. */
-  on(listener: AgentEventListener): () => void {
-    this.#listeners.add(listener);
-    this.#snapshot = [...this.#listeners];
+  /**
+   * Adds a listener; returns the function that removes it. With `types`, the listener gets only
+   * events of those types, and events of other types that no one else wants are never built.
+   */
+  on(listener: AgentEventListener, options: { types?: readonly AgentEvent['type'][] } = {}): () => void {
+    this.#listeners.set(listener, options.types ? new Set(options.types) : undefined);
+    this.#changed();
     return () => {
       const removed = this.#listeners.delete(listener);
-      if (removed) this.#snapshot = [...this.#listeners];
+      if (removed) this.#changed();
       return removed;
     };
   }
 
+  /** Whether an event of `type` reaches any listener: emitters skip building those that would not. */
+  wants(type: AgentEvent['type']): boolean {
+    return this.#all || this.#wanted.has(type);
+  }
+
   emit(event: AgentEvent): void {
-    for (const l of this.#snapshot) {
+    for (const [l, types] of this.#snapshot) {
+      if (types && !types.has(event.type)) continue;
       try {
         l(event);
       } catch {
         // A consumer's bug must not break the agent or the other consumers.
       }
     }
+  }
+
+  #changed(): void {
+    this.#snapshot = [...this.#listeners];
+    this.#all = false;
+    const wanted = new Set<AgentEvent['type']>();
+    for (const types of this.#listeners.values()) {
+      if (!types) this.#all = true;
+      else for (const t of types) wanted.add(t);
+    }
+    this.#wanted = wanted;
   }
 
   /** A buffered stream of events from now until `close` is called on the returned stream. */

@@ -5,7 +5,7 @@ import type { AgentFrame } from './agent-frame.js';
 import { callBatches } from './call-batches.js';
 import { InterruptedError } from './errors.js';
 import { eventSource } from './event-source.js';
-import type { RunStatus } from './events.js';
+import type { EventSource, RunStatus } from './events.js';
 import type { AssistantMessage, ProposedToolCall, TokenUsage } from './providers/index.js';
 import { budgetStop, type RunBudget } from './run-budget.js';
 import type { RunResult } from './run-result.js';
@@ -61,7 +61,8 @@ export async function runAgentLoop(
       durationMs: Date.now() - started,
       ...(error ? { error } : {}),
     };
-    rt.bus.emit({ ...src, type: 'result', status, text, turns, usage, durationMs: result.durationMs });
+    if (rt.bus.wants('result'))
+      rt.bus.emit({ ...src, type: 'result', status, text, turns, usage, durationMs: result.durationMs });
     return result;
   };
   const stopped = (): RunResult =>
@@ -80,7 +81,7 @@ export async function runAgentLoop(
     deliverInbox(frame);
 
     turns++;
-    rt.bus.emit({ ...src, type: 'turn_start', turn: turns });
+    if (rt.bus.wants('turn_start')) rt.bus.emit({ ...src, type: 'turn_start', turn: turns });
     let message: AssistantMessage | undefined;
     let turnUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     try {
@@ -90,8 +91,9 @@ export async function runAgentLoop(
         tools: declarationsFor(rt.catalog, frame.tools),
         signal: run.signal,
       })) {
-        if (delta.type === 'text_delta') rt.bus.emit({ ...src, type: 'text_delta', text: delta.text });
-        else if (delta.type === 'retry') {
+        if (delta.type === 'text_delta') {
+          if (rt.bus.wants('text_delta')) rt.bus.emit({ ...src, type: 'text_delta', text: delta.text });
+        } else if (delta.type === 'retry') {
           rt.bus.emit({
             ...src,
             type: 'retry',
@@ -105,7 +107,7 @@ export async function runAgentLoop(
         }
       }
     } catch (err) {
-      rt.bus.emit({ ...src, type: 'turn_end', turn: turns, usage: turnUsage });
+      emitTurnEnd(frame, src, turns, turnUsage);
       if (run.signal.aborted || err instanceof InterruptedError) return stopped();
       const e = errorInfo(err);
       rt.bus.emit({ ...src, type: 'error', ...e });
@@ -116,7 +118,7 @@ export async function runAgentLoop(
       outputTokens: usage.outputTokens + turnUsage.outputTokens,
     };
     if (!message) {
-      rt.bus.emit({ ...src, type: 'turn_end', turn: turns, usage: turnUsage });
+      emitTurnEnd(frame, src, turns, turnUsage);
       const e = { code: 'agent.provider_failed', message: 'the model ended its turn without a message' };
       rt.bus.emit({ ...src, type: 'error', ...e });
       return finish('error', e.message, e);
@@ -128,12 +130,12 @@ export async function runAgentLoop(
       ...(message.toolCalls.length > 0 ? { toolCalls: message.toolCalls } : {}),
     });
     if (message.toolCalls.length === 0) {
-      rt.bus.emit({ ...src, type: 'turn_end', turn: turns, usage: turnUsage });
+      emitTurnEnd(frame, src, turns, turnUsage);
       return finish('completed', message.text);
     }
 
     await runToolCalls(frame, message.toolCalls, run.signal);
-    rt.bus.emit({ ...src, type: 'turn_end', turn: turns, usage: turnUsage });
+    emitTurnEnd(frame, src, turns, turnUsage);
   }
 }
 
@@ -151,6 +153,7 @@ async function runToolCalls(
   const src = eventSource(frame);
   const contents = new Map<ProposedToolCall, string>();
   for (const call of calls) {
+    if (!rt.bus.wants('tool_proposed')) break;
     rt.bus.emit({
       ...src,
       type: 'tool_proposed',
@@ -183,25 +186,33 @@ async function runToolCalls(
 
 function report(frame: AgentFrame, call: ProposedToolCall, result: GatewayResult): void {
   const src = eventSource(frame);
-  frame.runtime.bus.emit({
-    ...src,
-    type: 'decision',
-    callId: call.id,
-    tool: call.name,
-    status: result.status,
-    decision: result.decision,
-    path: result.path,
-    auditId: result.auditId,
-  });
-  frame.runtime.bus.emit({
-    ...src,
-    type: 'tool_result',
-    callId: call.id,
-    tool: call.name,
-    status: result.status,
-    content: result.modelContent,
-    durationMs: result.durationMs,
-  });
+  const bus = frame.runtime.bus;
+  if (bus.wants('decision'))
+    bus.emit({
+      ...src,
+      type: 'decision',
+      callId: call.id,
+      tool: call.name,
+      status: result.status,
+      decision: result.decision,
+      path: result.path,
+      auditId: result.auditId,
+    });
+  if (bus.wants('tool_result'))
+    bus.emit({
+      ...src,
+      type: 'tool_result',
+      callId: call.id,
+      tool: call.name,
+      status: result.status,
+      content: result.modelContent,
+      durationMs: result.durationMs,
+    });
+}
+
+/** Ends a turn for listeners (built only when someone listens: most quick-line runs do not). */
+function emitTurnEnd(frame: AgentFrame, src: EventSource, turn: number, usage: TokenUsage): void {
+  if (frame.runtime.bus.wants('turn_end')) frame.runtime.bus.emit({ ...src, type: 'turn_end', turn, usage });
 }
 
 /** Messages from teammates and finished background agents, shown to the model as quoted data. */

@@ -152,7 +152,8 @@ export class LineDispatcher {
       const r = await this.deps.quick.run(identity, query, {
         provider,
         sessionId,
-        emit,
+        // Only a caller that listens gets the run's events (the quick line then builds them all).
+        ...(options.emit ? { emit } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.approver ? { approver: options.approver } : {}),
       });

@@ -31,6 +31,9 @@ export interface QuickRunResult {
 const QUICK_SYSTEM =
   'You are an office assistant for short tasks (1-3 tool calls). Use exact ISO-8601 times. Answer briefly.';
 
+/** The agent events a quick run's outcome and its write summaries are made from. */
+const QUICK_OUTCOME_EVENTS: readonly AgentEvent['type'][] = ['decision', 'tool_proposed'];
+
 /**
  * The quick line (seed 004 §2.3): high-frequency 1–3 step work with strict-schema tools, the
  * current time in the prompt, a thin context and the read cache (in its gateway's tools).
@@ -73,10 +76,15 @@ export class QuickLine {
       declaredCapabilities: options.declaredCapabilities ?? [],
     });
     const events: AgentEvent[] = [];
-    const off = session.events.on((e) => {
-      events.push(e);
-      options.emit?.({ type: 'agent', event: e });
-    });
+    const emit = options.emit;
+    // The outcome needs the decisions and the write summaries the proposals; a caller streaming
+    // the run gets every event, a caller that only wants the answer lets the rest go unbuilt.
+    const off = emit
+      ? session.events.on((e) => {
+          events.push(e);
+          emit({ type: 'agent', event: e });
+        })
+      : session.events.on((e) => events.push(e), { types: QUICK_OUTCOME_EVENTS });
     const abort = () => session.interrupt();
     options.signal?.addEventListener('abort', abort, { once: true });
     try {
