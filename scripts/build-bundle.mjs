@@ -238,7 +238,7 @@ for (const [out, info] of Object.entries(result.metafile.outputs)) {
 writeAtomically(resolve(outdir, 'meta.json'), `${JSON.stringify(meta, null, 1)}\n`);
 
 /**
- * For each pre-bundled tools module: its output file and a hash over the sources it was built
+ * For each pre-bundled tools module: its output file and the text of the sources it was built
  * from that live outside src/ (src/ changes need a rebuild of the CLI itself anyway).
  */
 const prebuilt = {};
@@ -259,7 +259,7 @@ for (const [entry, out] of Object.entries(PREBUILT_TOOLS)) {
   const sources = [...chunkInputs]
     .filter((f) => !f.startsWith('src/') && !f.includes('node_modules/'))
     .sort();
-  prebuilt[entry] = { bundle: `${out}.js`, sources, hash: sourceHash(sources) };
+  prebuilt[entry] = { bundle: `${out}.js`, sources, contents: sourceTexts(sources) };
 }
 writeAtomically(resolve(outdir, 'prebuilt.json'), `${JSON.stringify(prebuilt, null, 1)}\n`);
 
@@ -304,7 +304,7 @@ function officeConfigSnapshot() {
       .filter((f) => f.endsWith('.yaml'))
       .map((f) => `examples/office/${f}`)
       .sort();
-    return { sources, hash: sourceHash(sources), config: marked };
+    return { sources, contents: sourceTexts(sources), config: marked };
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
@@ -360,13 +360,7 @@ for (const name of readdirSync(outdir)) {
   }
 }
 
-/** Same recipe as `prebuiltToolsModule()` in src/config/prebuilt-tools.ts. */
-function sourceHash(files) {
-  const h = createHash('sha256');
-  for (const f of files)
-    h.update(f)
-      .update('\0')
-      .update(readFileSync(resolve(root, f)))
-      .update('\0');
-  return h.digest('hex');
+/** The sources' text, for `sourcesMatch()` in src/core/bundle-artifacts.ts to compare at run time. */
+function sourceTexts(files) {
+  return files.map((f) => readFileSync(resolve(root, f), 'utf8'));
 }

@@ -5,13 +5,14 @@ import type { TwinlineConfig } from './load-config.js';
 
 interface Snapshot {
   readonly sources: readonly string[];
-  readonly hash: string;
+  /** The sources' text when built, in the same order. */
+  readonly contents: readonly string[];
   readonly config: TwinlineConfig;
 }
 
 /**
  * What `loadOfficeDomain()` returns, from the snapshot `npm run build` took of it
- * (dist/bundle/office-config.json), when the office YAML files still hash to what was loaded then;
+ * (dist/bundle/office-config.json), when the office YAML files still hold what was loaded then;
  * otherwise undefined and the caller parses the YAML. Paths the loader derived from the working
  * directory or the package root are re-rooted at the working directory and this package. Bundled CLI only.
  */
@@ -27,7 +28,7 @@ export function prebuiltOfficeDomain(): TwinlineConfig | undefined {
       if (value.startsWith('\0root')) return join(root, value.slice(5));
       return value;
     }) as Snapshot;
-    return sourcesMatch(snapshot.sources, snapshot.hash) ? snapshot.config : undefined;
+    return sourcesMatch(snapshot.sources, snapshot.contents) ? snapshot.config : undefined;
   } catch {
     // no snapshot or a source gone: load the YAML as usual
     return undefined;

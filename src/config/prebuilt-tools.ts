@@ -5,7 +5,8 @@ import { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from '..
 interface PrebuiltEntry {
   readonly bundle: string;
   readonly sources: readonly string[];
-  readonly hash: string;
+  /** The sources' text when built, in the same order. */
+  readonly contents: readonly string[];
 }
 
 /** Loaders of tools modules bundled into the code-cached one-shot CLI, by path from the package root. */
@@ -16,7 +17,7 @@ function fromRoot(path: string): string {
   return relative(packageRoot(), resolve(path)).split(sep).join('/');
 }
 
-/** The build's entry for a pre-built tools module, when its sources still hash to what was built. */
+/** The build's entry for a pre-built tools module, when its sources are still what was built. */
 function currentEntry(path: string): PrebuiltEntry | undefined {
   if (!runningFromBundle()) return undefined;
   try {
@@ -25,7 +26,7 @@ function currentEntry(path: string): PrebuiltEntry | undefined {
       PrebuiltEntry
     >;
     const entry = manifest[fromRoot(path)];
-    return entry && sourcesMatch(entry.sources, entry.hash) ? entry : undefined;
+    return entry && sourcesMatch(entry.sources, entry.contents) ? entry : undefined;
   } catch {
     // no manifest or a source gone: compile as usual
     return undefined;
@@ -34,7 +35,7 @@ function currentEntry(path: string): PrebuiltEntry | undefined {
 
 /**
  * The URL of a tools module pre-bundled at build time (dist/bundle/prebuilt.json), when `path` is
- * one and its sources still hash to what was built; otherwise undefined and the caller compiles.
+ * one and its sources are still what was built; otherwise undefined and the caller compiles.
  * Only the bundled CLI uses them: the pre-built module shares its chunks (zod, src/tools), which a
  * process running the tsc output or the sources would load a second copy of.
  */
@@ -52,7 +53,7 @@ export function linkToolsModule(path: string, load: () => Promise<unknown>): voi
   linked.set(path, load);
 }
 
-/** The linked tools module for `path`, when its sources still hash to what was built. */
+/** The linked tools module for `path`, when its sources are still what was built. */
 export function linkedToolsModule(path: string): Promise<unknown> | undefined {
   if (linked.size === 0) return undefined;
   const load = linked.get(fromRoot(path));

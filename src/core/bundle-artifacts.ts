@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,14 +23,13 @@ export function bundleArtifact(name: string): URL {
   return new URL(name, import.meta.url);
 }
 
-/** Whether `sources` (relative to the package root) still hash to `hash`. Same recipe as scripts/build-bundle.mjs. */
-export function sourcesMatch(sources: readonly string[], hash: string): boolean {
+/**
+ * Whether `sources` (relative to the package root) still hold exactly `contents` (what the build
+ * read from them, in the same order; scripts/build-bundle.mjs writes both). Compared as text, not
+ * by digest: exact, and it keeps node:crypto out of one-shot commands.
+ */
+export function sourcesMatch(sources: readonly string[], contents: readonly string[]): boolean {
+  if (sources.length !== contents.length) return false;
   const root = packageRoot();
-  const h = createHash('sha256');
-  for (const f of sources)
-    h.update(f)
-      .update('\0')
-      .update(readFileSync(resolve(root, f)))
-      .update('\0');
-  return h.digest('hex') === hash;
+  return sources.every((f, i) => readFileSync(resolve(root, f), 'utf8') === contents[i]);
 }

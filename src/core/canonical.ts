@@ -1,4 +1,12 @@
-import { hash } from 'node:crypto';
+import { createRequire } from 'node:module';
+
+/**
+ * `node:crypto`, loaded on first use: loading it costs a cold process about 5 ms, and one-shot
+ * commands that never hash (`route`, `scan`) import this module through `src/core` (issue 11).
+ */
+let crypto: typeof import('node:crypto') | undefined;
+const loadCrypto = (): typeof import('node:crypto') =>
+  (crypto ??= createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'));
 
 /**
  * JSON with object keys sorted at every depth, so equal values always serialise identically —
@@ -24,7 +32,7 @@ function sortKeys(value: unknown): unknown {
 /** Hex SHA-256 of a string. */
 export function sha256Hex(text: string): string {
   // One-shot: no Hash object per call (this runs for every audited call).
-  return hash('sha256', text, 'hex');
+  return loadCrypto().hash('sha256', text, 'hex');
 }
 
 /** SHA-256 of the canonical JSON of a value. */

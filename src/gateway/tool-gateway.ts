@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { decide, hashCanonical, type StageDecision, TwinlineError, type Verdict } from '../core/index.js';
 import type { AuditRecord, AuditSink, CallStatus } from '../store/index.js';
 import type { ToolSpec } from '../tools/index.js';
@@ -472,7 +471,8 @@ export class ToolGateway {
     },
   ): GatewayResult {
     const durationMs = performance.now() - started;
-    const auditId = randomUUID();
+    // the global (Web Crypto) loads node's crypto on first use, not with this module
+    const auditId = crypto.randomUUID();
     const modelContent = renderModelContent(call.name, r.status, r.decision, r, r.path);
     const record: AuditRecord = {
       id: auditId,

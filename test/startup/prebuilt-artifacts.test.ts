@@ -25,8 +25,14 @@ describe('build-time artifacts of the bundled CLI (npm run build)', () => {
         if (v.startsWith('\0root')) return join(ROOT, v.slice(5));
         return v;
       },
-    ) as { sources: string[]; hash: string; config: TwinlineConfig };
-    expect(sourcesMatch(snapshot.sources, snapshot.hash)).toBe(true);
+    ) as { sources: string[]; contents: string[]; config: TwinlineConfig };
+    expect(sourcesMatch(snapshot.sources, snapshot.contents)).toBe(true);
+    expect(
+      sourcesMatch(
+        snapshot.sources,
+        snapshot.contents.map((c) => `${c} `),
+      ),
+    ).toBe(false);
     const { policyDocuments, ...config } = snapshot.config;
     expect(config).toEqual(loadOfficeDomain());
     // the policy files, already parsed: what loadPolicyFile() reads from them now
@@ -45,7 +51,7 @@ describe('build-time artifacts of the bundled CLI (npm run build)', () => {
   it('the pre-bundled office tools module names the sources it was built from', () => {
     const manifest = JSON.parse(readFileSync(join(BUNDLE, 'prebuilt.json'), 'utf8')) as Record<
       string,
-      { bundle: string; sources: string[]; hash: string }
+      { bundle: string; sources: string[]; contents: string[] }
     >;
     const office = manifest['examples/office/tools/index.ts'];
     expect(office?.sources).toContain('examples/office/tools/index.ts');

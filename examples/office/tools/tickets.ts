@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ToolSpec } from '../../../src/tools/index.js';
 import { ALL_ROLES, multiLineText, singleLineText, WRITE } from './common.js';
@@ -22,7 +21,7 @@ export function ticketTools(data: OfficeData): ToolSpec[] {
     kind: 'domain',
     dataScopes: ['tickets'],
     async execute(args, ctx) {
-      const id = `TCK-${randomUUID().slice(0, 8)}`;
+      const id = `TCK-${crypto.randomUUID().slice(0, 8)}`;
       data
         .forTenant(ctx.identity)
         .prepare(

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { prepareAgentCheck } from '../../access/index.js';
 import { loadConfig, prebuiltOfficeDomain } from '../../config/index.js';
 import { TwinlineError } from '../../core/index.js';
@@ -77,10 +76,11 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
       .map((s) => s.trim())
       .filter(Boolean);
     const result = await gateway.check(
-      { id: `check-${randomUUID()}`, name: opts.tool, arguments: args },
+      { id: `check-${process.pid}`, name: opts.tool, arguments: args },
       {
         identity,
-        sessionId: `cli-check-${randomUUID()}`,
+        // a dry run records nothing: the ids only have to be unique within it
+        sessionId: `cli-check-${process.pid}`,
         domain: line,
         ...(declared ? { declaredCapabilities: declared } : {}),
         ...(extensions ? { extensions } : {}),

@@ -1,5 +1,4 @@
-import { createInterface } from 'node:readline';
-import { ConfigError } from '../../core/index.js';
+import { ConfigError, importExternal } from '../../core/index.js';
 import { type RouteDecision, type RouteOptions, route } from '../../router/index.js';
 import type { RouteCliOptions } from './route.js';
 
@@ -58,6 +57,8 @@ export async function runRoute(request: string | undefined, opts: RouteCliOption
  * carries on: one malformed record must not cost the rest of a batch.
  */
 async function routeJsonl(options: RouteOptions): Promise<void> {
+  // only --jsonl reads lines: a one-shot run does not load readline
+  const { createInterface } = await importExternal<typeof import('node:readline')>('node:readline');
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let n = 0;
   const out: string[] = [];

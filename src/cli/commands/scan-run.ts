@@ -1,5 +1,4 @@
-import { createInterface } from 'node:readline';
-import { ConfigError } from '../../core/index.js';
+import { ConfigError, importExternal } from '../../core/index.js';
 // Only the input gate: the output gate's recognisers are not needed to scan.
 import { CHANNELS, type Channel, type ScanResult, scanText } from '../../gates/input/index.js';
 import type { ScanCliOptions } from './scan.js';
@@ -36,6 +35,8 @@ async function readStdin(): Promise<string> {
 }
 
 async function scanJsonl(): Promise<void> {
+  // only --jsonl reads lines: a one-shot run does not load readline
+  const { createInterface } = await importExternal<typeof import('node:readline')>('node:readline');
   const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
   for await (const raw of rl) {

@@ -12,7 +12,6 @@
  * read back without rebuilding (`toBytes`/`fromBytes`): building the injection recognisers' index
  * costs tens of milliseconds in a cold process, which one-shot CLI runs would pay every time.
  */
-import { createHash } from 'node:crypto';
 
 /** Keywords reported by each state: `ids[offsets[s] .. offsets[s + 1])`. */
 interface Outputs {
@@ -256,16 +255,16 @@ function markSparse(
   return count;
 }
 
-const MAGIC = 0x4b_57_54_32; // "TWK2"
+const MAGIC = 0x4b_57_54_33; // "TWK3"
 
 /** Section lengths rounded up to whole 4-byte words, so every section starts aligned. */
 function padded(length: number): number {
   return (length + 3) & ~3;
 }
 
-/** SHA-256 of the keyword list, in order: what a serialised index must have been built from. */
-function keywordsDigest(keywords: readonly string[]): Buffer {
-  return createHash('sha256').update(keywords.join('\0')).digest();
+/** The keyword list as stored in the bytes: what a serialised index must have been built from. */
+function keywordsText(keywords: readonly string[]): string {
+  return keywords.join('\0');
 }
 
 export class KeywordIndex {
@@ -301,8 +300,13 @@ export class KeywordIndex {
     try {
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       if (view.getUint32(0, true) !== MAGIC) return undefined;
-      if (!keywordsDigest(keywords).equals(bytes.subarray(4, 36))) return undefined;
-      let at = 36;
+      // The keyword list itself, compared exactly (a digest would need node:crypto, which a
+      // one-shot scan otherwise never loads).
+      const textLength = view.getUint32(4, true);
+      if (8 + textLength > bytes.byteLength) return undefined;
+      const stored = Buffer.from(bytes.buffer, bytes.byteOffset + 8, textLength).toString('utf8');
+      if (stored !== keywordsText(keywords)) return undefined;
+      let at = 8 + padded(textLength);
       // Sections start 4-byte aligned within the file, so they are views into it when the buffer
       // is aligned too (a file read on its own is) and copies otherwise.
       const aligned = bytes.byteOffset % 4 === 0;
@@ -344,14 +348,15 @@ export class KeywordIndex {
     }
   }
 
-  /** The index as bytes for `fromBytes`, stamped with a digest of `keywords`. */
+  /** The index as bytes for `fromBytes`, holding `keywords` to be compared on reading. */
   toBytes(keywords: readonly string[]): Uint8Array {
     const { ascii, sparse } = this;
     const parts: Uint8Array[] = [];
-    const header = new Uint8Array(36);
+    const text = Buffer.from(keywordsText(keywords), 'utf8');
+    const header = new Uint8Array(8);
     new DataView(header.buffer).setUint32(0, MAGIC, true);
-    header.set(keywordsDigest(keywords), 4);
-    parts.push(header);
+    new DataView(header.buffer).setUint32(4, text.byteLength, true);
+    parts.push(header, text, new Uint8Array(padded(text.byteLength) - text.byteLength));
     const sections: ArrayBufferView[] = [
       ascii.classOf,
       Int32Array.of(ascii.width),
