@@ -4,10 +4,8 @@ export { prebuiltOfficeDomain } from './prebuilt-office-config.js';
 export { linkToolsModule } from './prebuilt-tools.js';
 export {
   type ConfigFile,
-  configFileSchema,
+  configSchemas,
   type RolesFile,
-  rolesFileSchema,
   type UsersFile,
-  usersFileSchema,
 } from './schema.js';
 export { loadYamlFile } from './yaml-file.js';

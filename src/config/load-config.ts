@@ -3,13 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, type Identity } from '../core/index.js';
 import type { PolicyDocument } from '../policy/index.js';
-import {
-  type ConfigFile,
-  configFileSchema,
-  type RolesFile,
-  rolesFileSchema,
-  usersFileSchema,
-} from './schema.js';
+import { type ConfigFile, configSchemas, type RolesFile } from './schema.js';
 import { loadYamlFile } from './yaml-file.js';
 
 /** A loaded configuration: every referenced file read and validated, every path absolute. */
@@ -51,13 +45,13 @@ export const OFFICE_CONFIG_PATH: string = fileURLToPath(
 export function loadConfig(path?: string): TwinlineConfig {
   const file = resolve(path ?? OFFICE_CONFIG_PATH);
   if (!existsSync(file)) throw new ConfigError('config.not-found', 'config file not found', { where: file });
-  const raw = loadYamlFile(file, configFileSchema);
+  const raw = loadYamlFile(file, configSchemas().configFile);
   const dir = dirname(file);
   const rel = (p: string) => (isAbsolute(p) ? p : resolve(dir, p));
   const tools = typeof raw.tools === 'string' ? { module: raw.tools, options: {} } : raw.tools;
 
   const usersFile = rel(raw.users);
-  const users = loadYamlFile(usersFile, usersFileSchema).users;
+  const users = loadYamlFile(usersFile, configSchemas().usersFile).users;
   const seen = new Set<string>();
   for (const u of users) {
     const key = `${u.tenant}/${u.user}`;
@@ -66,7 +60,7 @@ export function loadConfig(path?: string): TwinlineConfig {
     }
     seen.add(key);
   }
-  const roles = raw.roles ? loadYamlFile(rel(raw.roles), rolesFileSchema).roles : {};
+  const roles = raw.roles ? loadYamlFile(rel(raw.roles), configSchemas().rolesFile).roles : {};
   if (raw.roles) {
     for (const u of users) {
       for (const role of u.roles) {
