@@ -3,6 +3,7 @@ import { loadConfig, prebuiltOfficeDomain } from '../../config/index.js';
 import { TwinlineError } from '../../core/index.js';
 import { decisionStages, insertStage, loadConfigPolicy, ToolGateway } from '../../gateway/index.js';
 import { IdentityDirectory, registerConfiguredTools } from '../../runtime/index.js';
+import { writeOut } from '../write-out.js';
 import type { ConfigOption } from './open-runtime.js';
 
 /** `check` never executes, so it never audits. */
@@ -88,7 +89,7 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
       },
     );
     if (opts.json) {
-      process.stdout.write(
+      writeOut(
         `${JSON.stringify({ tenant: identity.tenant, user: identity.user, tool: opts.tool, verdict: result.verdict, decision: result.decision, path: result.path }, null, 2)}\n`,
       );
       return;
@@ -103,7 +104,7 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
         (s) => `  ${s.stage.padEnd(12)} ${s.verdict.padEnd(7)} ${s.ruleId.padEnd(24)} ${s.reason}`,
       ),
     ];
-    process.stdout.write(`${lines.join('\n')}\n`);
+    writeOut(`${lines.join('\n')}\n`);
   } finally {
     await Promise.allSettled(mcp.map((c) => c.close()));
   }

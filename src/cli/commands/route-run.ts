@@ -1,5 +1,6 @@
 import { ConfigError, importExternal } from '../../core/index.js';
 import { type RouteDecision, type RouteOptions, route } from '../../router/index.js';
+import { writeOut } from '../write-out.js';
 import type { RouteCliOptions } from './route.js';
 
 function parseThreshold(raw: string | undefined): number | undefined {
@@ -43,13 +44,14 @@ export async function runRoute(request: string | undefined, opts: RouteCliOption
     });
   const d = route(request, options);
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(decisionJson(d))}\n`);
+    writeOut(`${JSON.stringify(decisionJson(d))}\n`);
     return;
   }
-  process.stdout.write(
-    `${d.target}  deep=${d.scores.deep.toFixed(3)} quick=${d.scores.quick.toFixed(3)}  rule=${d.rule ?? '-'}\n`,
+  writeOut(
+    `${d.target}  deep=${d.scores.deep.toFixed(3)} quick=${d.scores.quick.toFixed(3)}  rule=${d.rule ?? '-'}\n${
+      d.features ? `${JSON.stringify(d.features, null, 2)}\n` : ''
+    }`,
   );
-  if (d.features) process.stdout.write(`${JSON.stringify(d.features, null, 2)}\n`);
 }
 
 /**

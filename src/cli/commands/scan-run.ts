@@ -1,6 +1,7 @@
 import { ConfigError, importExternal } from '../../core/index.js';
 // Only the input gate: the output gate's recognisers are not needed to scan.
 import { CHANNELS, type Channel, type ScanResult, scanText } from '../../gates/input/index.js';
+import { writeOut } from '../write-out.js';
 import type { ScanCliOptions } from './scan.js';
 
 function parseChannel(raw: unknown, where: string): Channel {
@@ -75,13 +76,14 @@ export async function runScan(text: string | undefined, opts: ScanCliOptions): P
   const input = text ?? (await readStdin());
   const r = scanText(input, { channel });
   if (opts.json) {
-    process.stdout.write(`${JSON.stringify(resultJson(r))}\n`);
+    writeOut(`${JSON.stringify(resultJson(r))}\n`);
     return;
   }
-  process.stdout.write(`${r.verdict} (score ${r.score})\n`);
+  const lines = [`${r.verdict} (score ${r.score})`];
   for (const f of r.findings) {
-    process.stdout.write(
-      `  ${f.type} [${f.start},${f.end}) ${f.score}  ${f.reason}: ${JSON.stringify(input.slice(f.start, f.end))}\n`,
+    lines.push(
+      `  ${f.type} [${f.start},${f.end}) ${f.score}  ${f.reason}: ${JSON.stringify(input.slice(f.start, f.end))}`,
     );
   }
+  writeOut(`${lines.join('\n')}\n`);
 }
