@@ -32,6 +32,8 @@ export async function runAgentLoop(
   options: { readonly signal: AbortSignal; readonly budget: RunBudget },
 ): Promise<RunResult> {
   const rt = frame.runtime;
+  // Events are flat literals built from `src` (no spread): a spread then more properties makes
+  // V8 grow each event's shape one property at a time, on every event.
   const src = eventSource(frame);
   const started = Date.now();
   const budget = options.budget;
@@ -62,7 +64,18 @@ export async function runAgentLoop(
       ...(error ? { error } : {}),
     };
     if (rt.bus.wants('result'))
-      rt.bus.emit({ ...src, type: 'result', status, text, turns, usage, durationMs: result.durationMs });
+      rt.bus.emit({
+        sessionId: src.sessionId,
+        agentId: src.agentId,
+        agent: src.agent,
+        depth: src.depth,
+        type: 'result',
+        status,
+        text,
+        turns,
+        usage,
+        durationMs: result.durationMs,
+      });
     return result;
   };
   const stopped = (): RunResult =>
@@ -81,7 +94,15 @@ export async function runAgentLoop(
     deliverInbox(frame);
 
     turns++;
-    if (rt.bus.wants('turn_start')) rt.bus.emit({ ...src, type: 'turn_start', turn: turns });
+    if (rt.bus.wants('turn_start'))
+      rt.bus.emit({
+        sessionId: src.sessionId,
+        agentId: src.agentId,
+        agent: src.agent,
+        depth: src.depth,
+        type: 'turn_start',
+        turn: turns,
+      });
     let message: AssistantMessage | undefined;
     let turnUsage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     try {
@@ -92,7 +113,15 @@ export async function runAgentLoop(
         signal: run.signal,
       })) {
         if (delta.type === 'text_delta') {
-          if (rt.bus.wants('text_delta')) rt.bus.emit({ ...src, type: 'text_delta', text: delta.text });
+          if (rt.bus.wants('text_delta'))
+            rt.bus.emit({
+              sessionId: src.sessionId,
+              agentId: src.agentId,
+              agent: src.agent,
+              depth: src.depth,
+              type: 'text_delta',
+              text: delta.text,
+            });
         } else if (delta.type === 'retry') {
           rt.bus.emit({
             ...src,
@@ -155,7 +184,10 @@ async function runToolCalls(
   for (const call of calls) {
     if (!rt.bus.wants('tool_proposed')) break;
     rt.bus.emit({
-      ...src,
+      sessionId: src.sessionId,
+      agentId: src.agentId,
+      agent: src.agent,
+      depth: src.depth,
       type: 'tool_proposed',
       callId: call.id,
       tool: call.name,
@@ -189,7 +221,10 @@ function report(frame: AgentFrame, call: ProposedToolCall, result: GatewayResult
   const bus = frame.runtime.bus;
   if (bus.wants('decision'))
     bus.emit({
-      ...src,
+      sessionId: src.sessionId,
+      agentId: src.agentId,
+      agent: src.agent,
+      depth: src.depth,
       type: 'decision',
       callId: call.id,
       tool: call.name,
@@ -200,7 +235,10 @@ function report(frame: AgentFrame, call: ProposedToolCall, result: GatewayResult
     });
   if (bus.wants('tool_result'))
     bus.emit({
-      ...src,
+      sessionId: src.sessionId,
+      agentId: src.agentId,
+      agent: src.agent,
+      depth: src.depth,
       type: 'tool_result',
       callId: call.id,
       tool: call.name,
@@ -212,7 +250,16 @@ function report(frame: AgentFrame, call: ProposedToolCall, result: GatewayResult
 
 /** Ends a turn for listeners (built only when someone listens: most quick-line runs do not). */
 function emitTurnEnd(frame: AgentFrame, src: EventSource, turn: number, usage: TokenUsage): void {
-  if (frame.runtime.bus.wants('turn_end')) frame.runtime.bus.emit({ ...src, type: 'turn_end', turn, usage });
+  if (frame.runtime.bus.wants('turn_end'))
+    frame.runtime.bus.emit({
+      sessionId: src.sessionId,
+      agentId: src.agentId,
+      agent: src.agent,
+      depth: src.depth,
+      type: 'turn_end',
+      turn,
+      usage,
+    });
 }
 
 /** Messages from teammates and finished background agents, shown to the model as quoted data. */
