@@ -119,18 +119,25 @@ class Builder {
   surrogates = false;
   constructor(capacity: number) {
     const n = Math.max(16, capacity);
-    this.units = new Uint16Array(n);
-    this.starts = new Int32Array(n);
-    this.ends = new Int32Array(n);
+    [this.starts, this.ends, this.units] = Builder.arrays(n);
+  }
+  /**
+   * The three arrays as views of one buffer (starts, ends, then units: each 4-byte aligned), so a
+   * builder costs one backing store instead of three — every scanned text makes at least one.
+   */
+  private static arrays(n: number): [Int32Array, Int32Array, Uint16Array] {
+    const buffer = new ArrayBuffer(n * 10);
+    return [
+      new Int32Array(buffer, 0, n),
+      new Int32Array(buffer, n * 4, n),
+      new Uint16Array(buffer, n * 8, n),
+    ];
   }
   private grow(): void {
-    const n = this.units.length * 2;
-    const u = new Uint16Array(n);
-    u.set(this.units);
-    const st = new Int32Array(n);
+    const [st, en, u] = Builder.arrays(this.units.length * 2);
     st.set(this.starts);
-    const en = new Int32Array(n);
     en.set(this.ends);
+    u.set(this.units);
     this.units = u;
     this.starts = st;
     this.ends = en;
