@@ -92,14 +92,18 @@ function keyBytes(key: string | Uint8Array): Uint8Array {
  * hashes — the same bytes as `createHmac`, without building an Hmac object per answer.
  */
 function mac(pads: HmacPads, data: Uint8Array): Uint8Array {
-  const first = new Uint8Array(SHA256_BLOCK + data.length);
+  // Scratch buffers, reused: this is synchronous and `hash` reads its input before returning.
+  if (macScratch.length < SHA256_BLOCK + data.length) macScratch = new Uint8Array(SHA256_BLOCK + data.length);
+  const first = macScratch.subarray(0, SHA256_BLOCK + data.length);
   first.set(pads.inner);
   first.set(data, SHA256_BLOCK);
-  const second = new Uint8Array(SHA256_BLOCK + 32);
-  second.set(pads.outer);
-  second.set(hash('sha256', first, 'buffer'), SHA256_BLOCK);
-  return hash('sha256', second, 'buffer').subarray(0, MAC_BYTES);
+  macOuter.set(pads.outer);
+  macOuter.set(hash('sha256', first, 'buffer'), SHA256_BLOCK);
+  return hash('sha256', macOuter, 'buffer').subarray(0, MAC_BYTES);
 }
+
+let macScratch = new Uint8Array(SHA256_BLOCK + 256);
+const macOuter = new Uint8Array(SHA256_BLOCK + 32);
 
 // Tenant, user and channel repeat on every answer: keep their bytes (bounded, like the keys).
 const fieldCache = new Map<string, Uint8Array>();
