@@ -1,8 +1,9 @@
-// The code-cached one-shot commands (issue 11). `twinline check|route|scan` run once per call, so
-// their start-up is most of what a user waits for, and most of that start-up is V8 compiling
-// JavaScript. Node 20 has no compile cache for ES modules, so `npm run build` also writes each of
-// these commands as one CommonJS file (dist/bundle/one-shot-<command>-<hash>.cjs) with a V8 code
-// cache taken after running it once (<file>.cache), and names the files in dist/bundle/one-shot.json.
+// The code-cached entries (issue 11). `twinline check|route|scan` run once per call and hosts spawn
+// the stream-json engine once per session, so start-up is most of what a user waits for, and most
+// of that start-up is V8 compiling JavaScript. Node 20 has no compile cache for ES modules, so
+// `npm run build` also writes each of these entries as one CommonJS file
+// (dist/bundle/one-shot-<entry>-<hash>.cjs) with a V8 code cache taken after running it once
+// (<file>.cache), and names the files in dist/bundle/one-shot.json.
 // Here a file is compiled with `vm.Script` and its cache: V8 skips parsing and compiling whatever
 // the cache holds. A cache V8 rejects (another Node version, other V8 flags) only costs the compile.
 'use strict';
@@ -13,6 +14,25 @@ const vm = require('node:vm');
 
 /** The commands with a one-shot bundle (scripts/build-bundle.mjs builds one for each). */
 const ONE_SHOT_COMMANDS = ['check', 'route', 'scan'];
+
+/** The stream-json mode (hosts spawn the engine per session) has a code-cached bundle too. */
+const STREAM_JSON = 'stream-json';
+
+/** Whether argv asks for the stream-json protocol: the same test as src/protocol/argv.ts. */
+function isStreamJsonInvocation(argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--input-format=stream-json' || a === '--output-format=stream-json') return true;
+    if ((a === '--input-format' || a === '--output-format') && argv[i + 1] === 'stream-json') return true;
+  }
+  return false;
+}
+
+/** Which code-cached bundle serves `argv` (a one-shot command or stream-json), if any. */
+function cachedEntryFor(argv) {
+  if (isStreamJsonInvocation(argv)) return STREAM_JSON;
+  return ONE_SHOT_COMMANDS.includes(argv[2]) ? argv[2] : undefined;
+}
 
 const DIR = join(__dirname, '../dist/bundle');
 const MANIFEST = join(DIR, 'one-shot.json');
@@ -25,11 +45,12 @@ function builtAfterTsc(file) {
   return !tsc || built.mtimeMs >= tsc.mtimeMs;
 }
 
-/** The file name of `command`'s current one-shot bundle, or undefined when there is none to use. */
-function oneShotBundle(command) {
-  if (!ONE_SHOT_COMMANDS.includes(command) || !builtAfterTsc(MANIFEST)) return undefined;
+/** The file name of the current code-cached bundle serving `argv`, or undefined when there is none to use. */
+function oneShotBundle(argv) {
+  const entry = cachedEntryFor(argv);
+  if (!entry || !builtAfterTsc(MANIFEST)) return undefined;
   try {
-    return JSON.parse(readFileSync(MANIFEST, 'utf8'))[command];
+    return JSON.parse(readFileSync(MANIFEST, 'utf8'))[entry];
   } catch {
     return undefined;
   }
@@ -68,4 +89,11 @@ function loadOneShot(bundle, { useCache = true } = {}) {
   };
 }
 
-module.exports = { ONE_SHOT_COMMANDS, builtAfterTsc, oneShotBundle, loadOneShot };
+module.exports = {
+  ONE_SHOT_COMMANDS,
+  STREAM_JSON,
+  builtAfterTsc,
+  isStreamJsonInvocation,
+  oneShotBundle,
+  loadOneShot,
+};

@@ -4,8 +4,8 @@
 //
 // Appends every module URL the process loads to the file named by TWINLINE_TRACE_IMPORTS (stderr
 // when unset), in load order: ES modules (loader hooks, beside the program), CommonJS modules
-// (`require`), and scripts compiled with `vm.Script` under a file name (the code-cached one-shot
-// bundles of bin/one-shot.js). Files of the CLI bundle (dist/bundle/) stand for the sources inlined
+// (`require`), scripts compiled with `vm.Script` under a file name (the code-cached one-shot
+// bundles of bin/one-shot.js) and the modules such a bundle runs (`bundle-module:<source>`). Files of the CLI bundle (dist/bundle/) stand for the sources inlined
 // in them: dist/bundle/meta.json lists those. test/startup/ asserts the per-mode boundaries.
 import { appendFileSync } from 'node:fs';
 import { Module, register } from 'node:module';
@@ -45,6 +45,11 @@ Module._load = function traced(request, parent, isMain) {
   }
   return exports;
 };
+
+// Modules of a code-cached one-shot bundle report themselves when they first run (see
+// traceModuleInits in scripts/build-bundle.mjs); the bundle file itself stands only for the
+// modules it runs as soon as it loads.
+globalThis[Symbol.for('twinline.moduleInit')] = (name) => record(`bundle-module:${name}`);
 
 const Script = vm.Script;
 vm.Script = class TracedScript extends Script {

@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { packagesIn as packagesOf, sourceModules } from '../startup/module-trace.js';
+import {
+  loadedUrls,
+  moduleTracer,
+  packagesIn as packagesOf,
+  sourceModules,
+} from '../startup/module-trace.js';
 import { assertBuilt, engineEnv, TWINLINE_BIN, workspace } from './sdk-harness.js';
 
 /** Packages the stream-json mode must never load (issue "Start fast"). */
@@ -19,25 +20,9 @@ const HEAVY = [
   'playwright-core',
 ];
 
-/** A module-load hook that reports every loaded file on stderr. */
-function loadTracer(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'twinline-trace-'));
-  const hooks = join(dir, 'hooks.mjs');
-  writeFileSync(
-    hooks,
-    'export async function load(url, context, next) { process.stderr.write("LOADED " + url + "\\n"); return next(url, context); }\n',
-  );
-  const register = join(dir, 'register.mjs');
-  writeFileSync(
-    register,
-    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
-  );
-  return register;
-}
-
-/** Packages loaded, counting those inlined in a loaded file of the CLI bundle (dist/bundle). */
-function packagesIn(trace: string): Set<string> {
-  return packagesOf(sourceModules([...trace.matchAll(/LOADED (\S+)/g)].map((m) => m[1] as string)));
+/** Packages loaded per the trace file, counting those inlined in a file of the CLI bundle. */
+function packagesIn(urls: readonly string[]): Set<string> {
+  return packagesOf(sourceModules(urls));
 }
 
 describe('stream-json mode boundaries', () => {
@@ -45,11 +30,12 @@ describe('stream-json mode boundaries', () => {
 
   it('answers initialize loading no npm package, and runs a turn without the heavy ones or the store', async () => {
     const { dir, model } = workspace([{ text: 'hello' }]);
+    const tracer = moduleTracer();
     const proc = spawn(
       process.execPath,
       [
         '--import',
-        loadTracer(),
+        tracer.register,
         TWINLINE_BIN,
         '--input-format',
         'stream-json',
@@ -57,19 +43,15 @@ describe('stream-json mode boundaries', () => {
         'stream-json',
         `--model=${model}`,
       ],
-      { cwd: dir, env: engineEnv(), stdio: ['pipe', 'pipe', 'pipe'] },
+      { cwd: dir, env: engineEnv(tracer.env), stdio: ['pipe', 'pipe', 'pipe'] },
     );
-    let stderr = '';
     let stdout = '';
-    let atInitialize = '';
-    proc.stderr.setEncoding('utf8');
-    proc.stderr.on('data', (c: string) => {
-      stderr += c;
-    });
+    let atInitialize: string[] = [];
     proc.stdout.setEncoding('utf8');
     const done = new Promise<number | null>((r) => proc.on('close', r));
     proc.stdout.on('data', (c: string) => {
-      if (!stdout) atInitialize = stderr;
+      // what was loaded (or, in a one-shot bundle, run) by the time initialize is answered
+      if (!stdout) atInitialize = loadedUrls(tracer.file);
       stdout += c;
       if (stdout.includes('"type":"result"')) proc.stdin.end();
     });
@@ -89,7 +71,8 @@ describe('stream-json mode boundaries', () => {
     expect(await done).toBe(0);
     // commander is the CLI entry's own static import; nothing else before initialize is answered
     expect([...packagesIn(atInitialize)].filter((p) => p !== 'commander')).toEqual([]);
-    const all = packagesIn(stderr);
+    const all = packagesIn(loadedUrls(tracer.file));
+    expect(all.size, 'the trace saw the engine').toBeGreaterThan(0);
     for (const heavy of HEAVY) expect(all.has(heavy), heavy).toBe(false);
     expect(all.has('kysely'), 'the store opens only when something is audited').toBe(false);
     expect(stdout).toContain('"subtype":"success"');

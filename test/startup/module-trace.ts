@@ -25,14 +25,20 @@ function bundleInputs(): Record<string, string[]> {
 
 /**
  * The source modules behind loaded URLs, relative to the package root (`src/…`,
- * `node_modules/<pkg>/…`, `node:fs`). A file of the CLI bundle stands for every source inlined in
- * it, so a module is seen whether it was loaded on its own or bundled.
+ * `node_modules/<pkg>/…`, `node:fs`). A chunk of the CLI bundle stands for every source inlined in
+ * it, so a module is seen whether it was loaded on its own or bundled; a one-shot bundle stands for
+ * the sources it runs on loading, and reports the others as they run (`bundle-module:`).
  */
 export function sourceModules(urls: readonly string[]): Set<string> {
   const inputs = bundleInputs();
   const bundleDir = join(ROOT, 'dist/bundle');
   const out = new Set<string>();
   for (const url of urls) {
+    if (url.startsWith('bundle-module:')) {
+      // a module of a one-shot bundle that ran (scripts/trace-imports.mjs)
+      out.add(url.slice('bundle-module:'.length));
+      continue;
+    }
     if (!url.startsWith('file:')) {
       out.add(url);
       continue;

@@ -3,12 +3,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isStreamJsonInvocation } from '../../src/protocol/argv.js';
 import { ROOT } from './module-trace.js';
 
 /**
- * The code-cached one-shot commands (bin/one-shot.js, issue 11) must be the same commands, only
- * faster to start: same output, same errors, same exit codes as the full CLI, and a cache V8
+ * The code-cached one-shot commands and stream-json engine (bin/one-shot.js, issue 11) must be the
+ * same programs, only faster to start (the stream-json bundle is driven by the real SDKs in
+ * test/protocol/): same output, same errors, same exit codes as the full CLI, and a cache V8
  * accepts on this Node. Boundaries only: no timings (bench/startup.ts measures those).
  */
 const BIN = join(ROOT, 'bin/twinline.js');
@@ -37,9 +40,9 @@ describe('code-cached one-shot commands', () => {
   const manifest = (): Record<string, string> =>
     JSON.parse(readFileSync(join(BUNDLE, 'one-shot.json'), 'utf8')) as Record<string, string>;
 
-  it('each of check, route and scan has a bundle whose code cache V8 accepts here', () => {
+  it('check, route, scan and stream-json each have a bundle whose code cache V8 accepts here', () => {
     const bundles = manifest();
-    expect(Object.keys(bundles).sort()).toEqual(['check', 'route', 'scan']);
+    expect(Object.keys(bundles).sort()).toEqual(['check', 'route', 'scan', 'stream-json']);
     for (const [command, bundle] of Object.entries(bundles)) {
       const probe = `const { loadOneShot } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'bin/one-shot.js')).href)});
 const { exports, cacheRejected } = loadOneShot(${JSON.stringify(bundle)});
@@ -90,6 +93,30 @@ process.stdout.write(JSON.stringify({ cacheRejected, main: typeof exports.mainOn
     ['scan, benign', ['scan', 'please move the stand-up to 11:00']],
     ['scan, no text', ['scan']],
   ];
+
+  it('the bin takes stream-json argv exactly as the engine does', async () => {
+    const bin = (await import(pathToFileURL(join(ROOT, 'bin/one-shot.js')).href)) as {
+      isStreamJsonInvocation(argv: readonly string[]): boolean;
+    };
+    const token = fc.constantFrom(
+      '--input-format',
+      '--output-format',
+      '--input-format=stream-json',
+      '--output-format=stream-json',
+      '--output-format=text',
+      'stream-json',
+      'text',
+      '--model',
+      'check',
+      '--verbose',
+    );
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 6 }), (argv) => {
+        expect(bin.isStreamJsonInvocation(argv)).toBe(isStreamJsonInvocation(argv));
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
+  });
 
   it.each(cases)('%s: the same stdout, stderr and exit code as the full CLI', (_label, args) => {
     const oneShot = run(BIN, args);
