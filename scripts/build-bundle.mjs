@@ -90,8 +90,26 @@ const lazyChildProcessForCommander = {
   },
 };
 
-const result = await build({
+/**
+ * Options every build here shares. Start-up is dominated by parsing (issue 11): whitespace is
+ * dropped and syntax folded, but every identifier is kept so stack traces, class names and `name`
+ * properties read as in the source.
+ */
+const COMMON = {
   absWorkingDir: root,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: true,
+  minifyWhitespace: true,
+  minifySyntax: true,
+  metafile: true,
+  logLevel: 'warning',
+  write: false,
+};
+
+const result = await build({
+  ...COMMON,
   entryPoints: [
     { in: 'src/cli/main.ts', out: 'main' },
     ...Object.entries(PREBUILT_TOOLS).map(([entry, out]) => ({ in: entry, out })),
@@ -100,20 +118,9 @@ const result = await build({
   // Chunks stay beside the entries: sources resolve files with `new URL('../../…', import.meta.url)`
   // from src/<module>/, the same depth as dist/bundle/.
   chunkNames: 'chunk-[hash]',
-  bundle: true,
   splitting: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
   external,
-  sourcemap: true,
-  // Start-up is dominated by parsing (issue 11): drop whitespace and fold syntax, but keep every
-  // identifier so stack traces, class names and `name` properties read as in the source.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  metafile: true,
-  logLevel: 'warning',
-  write: false,
   define: { __TWINLINE_BUNDLE__: 'true' },
   plugins: [zodEnglishOnly, lazyChildProcessForCommander],
   // Bundled CommonJS packages (commander, picomatch) call require() for Node built-ins.
@@ -125,19 +132,10 @@ const result = await build({
 // The YAML parser as one CommonJS file: `yamlPackage()` (src/core/yaml-package.ts) requires it
 // synchronously on first use, so runs that parse no YAML never compile it.
 const yamlBuild = await build({
-  absWorkingDir: root,
+  ...COMMON,
   entryPoints: ['yaml'],
   outfile: resolve(outdir, 'yaml.cjs'),
-  bundle: true,
   format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  sourcemap: true,
-  minifyWhitespace: true,
-  minifySyntax: true,
-  metafile: true,
-  logLevel: 'warning',
-  write: false,
 });
 result.outputFiles.unshift(...yamlBuild.outputFiles);
 Object.assign(result.metafile.outputs, yamlBuild.metafile.outputs);
@@ -167,7 +165,7 @@ const entryMain = (command) =>
       ];
 for (const command of [...ONE_SHOT_COMMANDS, STREAM_JSON]) {
   const built = await build({
-    absWorkingDir: root,
+    ...COMMON,
     stdin: {
       contents: [
         ...entryMain(command),
@@ -183,17 +181,8 @@ for (const command of [...ONE_SHOT_COMMANDS, STREAM_JSON]) {
       loader: 'ts',
     },
     outfile: resolve(outdir, 'one-shot.cjs'),
-    bundle: true,
     format: 'cjs',
-    platform: 'node',
-    target: 'node20',
     external,
-    sourcemap: true,
-    minifyWhitespace: true,
-    minifySyntax: true,
-    metafile: true,
-    logLevel: 'warning',
-    write: false,
     plugins: [zodEnglishOnly, lazyChildProcessForCommander],
     define: { __TWINLINE_BUNDLE__: 'true', 'import.meta.url': '__twinline_import_meta_url' },
     banner: {
