@@ -10,7 +10,8 @@
  *
  * Identities are spread over several users and the per-user QPS limit is raised
  * (TWINLINE_QUICK_QPS), so what is measured is the pipeline, not the limiter refusing.
- * `BENCH_HTTP_SECONDS` (default 10) bounds each scenario; `BENCH_HTTP_CONNECTIONS` (default 16).
+ * `BENCH_HTTP_SECONDS` (default 10) bounds each scenario; `BENCH_HTTP_CONNECTIONS` (default 16);
+ * `BENCH_HTTP_RATE` offers a fixed load (requests/s) instead of as many as the server answers.
  * Needs `npm run build` first (it spawns `bin/twinline.js`). Prints one JSON object.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -23,6 +24,8 @@ import { postgresReachable, redisReachable } from '../test/support/services.js';
 
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS || 10);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS || 16);
+/** A fixed offered load (requests/s over all connections) instead of as fast as possible. */
+const RATE = Number(process.env.BENCH_HTTP_RATE || 0);
 const PG_ADMIN = process.env.BENCH_PG_ADMIN_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 const USERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'];
@@ -137,6 +140,7 @@ async function load(urls: readonly string[], seconds: number) {
       url: `${url}/v1/requests`,
       method: 'POST',
       connections: Math.max(1, Math.round(CONNECTIONS / urls.length)),
+      ...(RATE > 0 ? { overallRate: Math.max(1, Math.round(RATE / urls.length)) } : {}),
       duration: seconds,
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ query: QUERY }),
