@@ -50,7 +50,11 @@ function oneShotBundle(argv) {
   const entry = cachedEntryFor(argv);
   if (!entry || !builtAfterTsc(MANIFEST)) return undefined;
   try {
-    return JSON.parse(readFileSync(MANIFEST, 'utf8'))[entry];
+    const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
+    // caches taken by another V8 would be rejected, leaving a whole-bundle compile: the ES module
+    // bundle, which compiles only what runs, is then the faster start
+    if (manifest.v8 !== process.versions.v8) return undefined;
+    return manifest.bundles[entry];
   } catch {
     return undefined;
   }

@@ -416,7 +416,10 @@ function officeConfigSnapshot() {
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
-  writeAtomically(resolve(outdir, 'one-shot.json'), `${JSON.stringify(oneShots)}\n`);
+  writeAtomically(
+    resolve(outdir, 'one-shot.json'),
+    `${JSON.stringify({ v8: process.versions.v8, bundles: oneShots })}\n`,
+  );
 }
 
 const current = new Set(result.outputFiles.map((f) => relative(outdir, f.path)));

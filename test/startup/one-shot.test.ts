@@ -38,7 +38,8 @@ afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 describe('code-cached one-shot commands', () => {
   const manifest = (): Record<string, string> =>
-    JSON.parse(readFileSync(join(BUNDLE, 'one-shot.json'), 'utf8')) as Record<string, string>;
+    (JSON.parse(readFileSync(join(BUNDLE, 'one-shot.json'), 'utf8')) as { bundles: Record<string, string> })
+      .bundles;
 
   it('check, route, scan and stream-json each have a bundle whose code cache V8 accepts here', () => {
     const bundles = manifest();
