@@ -163,7 +163,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
         options.metrics?.requests.inc({ target: result.route.target, outcome: result.outcome });
         return reply.code(result.outcome === 'queued' ? 202 : 200).send({ ...result, ...served });
       }
-      return streamRequest(req, reply, choice.platform, identity, body, options.metrics);
+      return streamRequest(reply, choice.platform, identity, body, options.metrics);
     });
 
     v1.post('/v1/route', async (req) => {
@@ -268,7 +268,6 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 }
 
 async function streamRequest(
-  req: FastifyRequest,
   reply: FastifyReply,
   platform: Platform,
   identity: Identity,
@@ -276,7 +275,10 @@ async function streamRequest(
   metrics: ServerMetrics | undefined,
 ): Promise<void> {
   const ac = new AbortController();
-  req.raw.on('close', () => {
+  // The response's `close`, not the request's: the request stream closes once its body has been
+  // read, which only happens to precede this listener today (the hooks before the handler are
+  // async); the response closes early only when the connection goes away before the stream ended.
+  reply.raw.on('close', () => {
     if (!reply.raw.writableFinished) ac.abort('client went away');
   });
   reply.hijack();
