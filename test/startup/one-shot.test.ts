@@ -127,9 +127,10 @@ process.stdout.write(JSON.stringify({ cacheRejected, main: typeof exports.mainOn
 
   it('check loads a tools module of another configuration (through the ES module importer)', () => {
     // inside the package, so the module resolves zod like any user module next to the install
-    const dir = mkdtempSync(join(ROOT, 'node_modules/.cache/twinline-one-shot-'));
+    const cache = join(ROOT, 'node_modules/.cache');
+    mkdirSync(cache, { recursive: true }); // absent in a fresh install
+    const dir = mkdtempSync(join(cache, 'twinline-one-shot-'));
     try {
-      mkdirSync(dir, { recursive: true });
       writeFileSync(
         join(dir, 'tools.mjs'),
         `import { z } from 'zod';
