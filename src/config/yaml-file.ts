@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
-import { ConfigError, yamlPackage } from '../core/index.js';
+import { ConfigError, parseYamlWithLineNumbers } from '../core/index.js';
 
 /**
  * Reads a YAML file and validates it with a zod schema. Errors name the file, the line (from the
@@ -15,14 +15,10 @@ export function loadYamlFile<T>(file: string, schema: z.ZodType<T>): T {
       where: file,
     });
   }
-  const { isNode, LineCounter, parseDocument } = yamlPackage();
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  const yamlError = doc.errors[0];
-  if (yamlError) {
-    const at = lines.linePos(yamlError.pos[0]);
-    throw new ConfigError('config.yaml-syntax', `YAML syntax error: ${yamlError.message.split('\n')[0]}`, {
-      where: `${file}:${at.line}`,
+  const { doc, syntaxError, lineOf } = parseYamlWithLineNumbers(text);
+  if (syntaxError) {
+    throw new ConfigError('config.yaml-syntax', `YAML syntax error: ${syntaxError.message}`, {
+      where: `${file}:${syntaxError.line}`,
     });
   }
   const parsed = schema.safeParse(doc.toJS() ?? {});
@@ -30,11 +26,7 @@ export function loadYamlFile<T>(file: string, schema: z.ZodType<T>): T {
   const issue = parsed.error.issues[0]!;
   const field = issue.path.map(String).join('.') || '(root)';
   // Point at the deepest node of the path that exists in the file.
-  let line: number | undefined;
-  for (let depth = issue.path.length; depth >= 0 && line === undefined; depth--) {
-    const node = doc.getIn(issue.path.slice(0, depth) as (string | number)[], true);
-    if (isNode(node) && node.range) line = lines.linePos(node.range[0]).line;
-  }
+  const line = lineOf(issue.path);
   throw new ConfigError('config.invalid', `field ${field}: ${issue.message}`, {
     where: line !== undefined ? `${file}:${line}` : file,
     details: {

@@ -10,4 +10,4 @@ export {
   dataLevelRank,
   type Identity,
 } from './identity.js';
-export { yamlPackage } from './yaml-package.js';
+export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { OFFICE_CONFIG_PATH } from '../config/index.js';
-import { yamlPackage } from '../core/index.js';
+import { parseYamlWithLineNumbers } from '../core/index.js';
 import { EvalSuiteError } from './errors.js';
 import { type Scenario, suiteFileSchema } from './suite-schema.js';
 
@@ -69,15 +69,11 @@ export function loadSuiteFile(file: string): LoadedSuite {
       where: file,
     });
   }
-  const { isNode, LineCounter, parseDocument } = yamlPackage();
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
-  const yamlError = doc.errors[0];
-  if (yamlError) {
-    const at = lines.linePos(yamlError.pos[0]);
-    throw new EvalSuiteError('eval.yaml-syntax', `YAML syntax error: ${yamlError.message.split('\n')[0]}`, {
-      where: `${file}:${at.line}`,
-      details: { file, line: at.line },
+  const { doc, syntaxError, lineOf } = parseYamlWithLineNumbers(text);
+  if (syntaxError) {
+    throw new EvalSuiteError('eval.yaml-syntax', `YAML syntax error: ${syntaxError.message}`, {
+      where: `${file}:${syntaxError.line}`,
+      details: { file, line: syntaxError.line },
     });
   }
   const raw = doc.toJS() ?? {};
@@ -93,11 +89,7 @@ export function loadSuiteFile(file: string): LoadedSuite {
       fieldPath = path.slice(2);
     }
     const field = fieldPath.map(String).join('.') || '(root)';
-    let line: number | undefined;
-    for (let depth = path.length; depth >= 0 && line === undefined; depth--) {
-      const node = doc.getIn(path.slice(0, depth), true);
-      if (isNode(node) && node.range) line = lines.linePos(node.range[0]).line;
-    }
+    const line = lineOf(path);
     const where = line !== undefined ? `${file}:${line}` : file;
     const prefix = scenario !== undefined ? `scenario ${scenario}: ` : '';
     throw new EvalSuiteError('eval.suite-invalid', `${prefix}field ${field}: ${issue.message}`, {

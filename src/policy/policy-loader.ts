@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Node } from 'yaml';
-import { ConfigError, yamlPackage } from '../core/index.js';
+import { ConfigError, parseYamlWithLineNumbers, yamlPackage } from '../core/index.js';
 import type { LineLocator } from './document-context.js';
 import { PolicyEngine } from './engine.js';
 import { parsePolicyDocument } from './policy-document.js';
@@ -10,15 +10,10 @@ import type { PolicyDocument } from './types.js';
 
 /** Parses YAML text and returns its plain value plus a locator from document paths to lines. */
 export function parseYamlWithLines(text: string, file: string): { value: unknown; locate: LineLocator } {
-  const { isMap, isSeq, LineCounter, parseDocument } = yamlPackage();
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const first = doc.errors[0];
-  if (first) {
-    const line = lineCounter.linePos(first.pos[0]).line;
-    throw new ConfigError('policy.yaml', first.message.split('\n')[0] ?? 'invalid YAML', {
-      where: `${file}:${line}`,
-    });
+  const { isMap, isSeq } = yamlPackage();
+  const { doc, syntaxError, lineAt } = parseYamlWithLineNumbers(text);
+  if (syntaxError) {
+    throw new ConfigError('policy.yaml', syntaxError.message, { where: `${file}:${syntaxError.line}` });
   }
   const locate: LineLocator = (path) => {
     let node: unknown = doc.contents;
@@ -32,7 +27,7 @@ export function parseYamlWithLines(text: string, file: string): { value: unknown
       else return undefined;
     }
     const range = (node as Node | undefined)?.range;
-    return range ? lineCounter.linePos(range[0]).line : undefined;
+    return range ? lineAt(range[0]) : undefined;
   };
   return { value: doc.toJS(), locate };
 }
