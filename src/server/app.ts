@@ -7,6 +7,7 @@ import { TwinlineError } from '../core/index.js';
 import type { LineEvent } from '../lines/index.js';
 import type { Platform } from '../platform/index.js';
 import { route as routeQuery } from '../router/index.js';
+import { isStoreUnavailable } from '../store/index.js';
 import { AuthenticationError, Authenticator, type AuthSettings } from './auth/index.js';
 import { BadRequestError, ForbiddenError, NotFoundError, parseInput } from './errors.js';
 import type { ServerMetrics } from './metrics.js';
@@ -40,6 +41,9 @@ declare module 'fastify' {
     identity?: Identity;
   }
 }
+
+/** Seconds a client is told to wait when the database is unavailable (a restart takes about this). */
+const STORE_RETRY_AFTER_S = 1;
 
 const CONSOLE_DIR = fileURLToPath(new URL('../../console/', import.meta.url));
 const CONTENT_TYPES: Record<string, string> = {
@@ -80,6 +84,17 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     }
     if (err instanceof ForbiddenError || err instanceof NotFoundError) {
       return reply.code(err.status).send({ error: err.code, message: err.message });
+    }
+    if (isStoreUnavailable(err)) {
+      // The database is restarting or unreachable: a condition that passes, so say when to retry.
+      return reply
+        .code(503)
+        .header('retry-after', String(STORE_RETRY_AFTER_S))
+        .send({
+          error: 'unavailable',
+          message: 'database unavailable, retry shortly',
+          retryAfterMs: STORE_RETRY_AFTER_S * 1000,
+        });
     }
     if (err instanceof TwinlineError) return reply.code(422).send({ error: err.code, message: err.message });
     const e = err as { statusCode?: number; code?: string; message?: string };
@@ -305,10 +320,16 @@ async function streamRequest(
     metrics?.requests.inc({ target: result.route.target, outcome: result.outcome });
     send('result', result);
   } catch (err) {
-    send('error', {
-      error: 'internal',
-      message: err instanceof TwinlineError ? err.message : 'internal error',
-    });
+    send(
+      'error',
+      isStoreUnavailable(err)
+        ? {
+            error: 'unavailable',
+            message: 'database unavailable, retry shortly',
+            retryAfterMs: STORE_RETRY_AFTER_S * 1000,
+          }
+        : { error: 'internal', message: err instanceof TwinlineError ? err.message : 'internal error' },
+    );
   } finally {
     reply.raw.end();
   }

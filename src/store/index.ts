@@ -43,3 +43,4 @@ export {
 } from './task-repository.js';
 export { ALL_TENANTS_ADMIN_SCOPE, type TenantScope, tenantScope } from './tenant-scope.js';
 export type { TicketRecord, TicketRepository, TicketRequest } from './ticket-repository.js';
+export { isStoreUnavailable } from './unavailable.js';
