@@ -116,6 +116,11 @@ export function buildOpenApi(version: string): Record<string, unknown> {
           description: 'Missing or invalid credential',
           content: { 'application/json': { schema: json(errorBody) } },
         },
+        '503': {
+          description: 'Database unavailable (restarting or unreachable); retry after `Retry-After` seconds',
+          headers: { 'Retry-After': { schema: { type: 'integer' } } },
+          content: { 'application/json': { schema: json(errorBody) } },
+        },
       },
     };
     const params: unknown[] = [];

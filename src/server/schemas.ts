@@ -65,6 +65,8 @@ export const errorBody = z.object({
   error: z.string(),
   message: z.string(),
   field: z.string().optional(),
+  /** With `unavailable` (503): how long to wait before retrying, as the Retry-After header says. */
+  retryAfterMs: z.number().int().optional(),
 });
 
 export const auditRecord = z.object({
