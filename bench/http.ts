@@ -1,5 +1,5 @@
 /**
- * HTTP load test of `twinline serve` on loopback with autocannon, bounded in time: requests/s and
+ * HTTP load test of `twinline serve` on loopback with autocannon or wrk, bounded in time: requests/s and
  * latency percentiles for cached quick-line requests through the full pipeline (authentication,
  * routing, input gate, quick line with a scripted model calling a read-only tool, every gateway
  * stage, the read cache, the output gate) with audit on.
@@ -12,6 +12,9 @@
  * (TWINLINE_QUICK_QPS), so what is measured is the pipeline, not the limiter refusing.
  * `BENCH_HTTP_SECONDS` (default 10) bounds each scenario; `BENCH_HTTP_CONNECTIONS` (default 16);
  * `BENCH_HTTP_RATE` offers a fixed load (requests/s) instead of as many as the server answers.
+ * `BENCH_HTTP_CLIENT` picks the load generator: `autocannon` (default; an npm package, in this
+ * process) or `wrk` (Debian's C program, when installed). The client shares the machine's cores
+ * with the server, so its own CPU per request is reported too.
  * Needs `npm run build` first (it spawns `bin/twinline.js`). Prints one JSON object.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -21,6 +24,7 @@ import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { officeTempConfig } from '../test/support/office-temp.js';
 import { postgresReachable, redisReachable } from '../test/support/services.js';
+import { clientCpuClock, type LoadClientName, runAutocannon, runWrk, wrkAvailable } from './_load-clients.js';
 
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS || 10);
 const CONNECTIONS = Number(process.env.BENCH_HTTP_CONNECTIONS || 16);
@@ -31,22 +35,19 @@ const REDIS_URL = process.env.BENCH_REDIS_URL || 'redis://127.0.0.1:6379';
 const USERS = ['alice', 'bob', 'carol', 'dave', 'erin', 'frank'];
 const QUERY = '查一下这周的日程安排';
 
-interface AutocannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p90: number; p99: number; max: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  duration: number;
+const CLIENT = (process.env.BENCH_HTTP_CLIENT || 'autocannon') as LoadClientName;
+if (CLIENT !== 'autocannon' && CLIENT !== 'wrk') {
+  process.stderr.write(`bench/http: BENCH_HTTP_CLIENT must be autocannon or wrk, not ${CLIENT}\n`);
+  process.exit(1);
 }
-interface AutocannonClient {
-  setHeaders(headers: Record<string, string>): void;
+if (CLIENT === 'wrk' && !wrkAvailable()) {
+  process.stderr.write('bench/http: BENCH_HTTP_CLIENT=wrk but wrk is not installed (apt-get install wrk)\n');
+  process.exit(1);
 }
-type Autocannon = (opts: Record<string, unknown>) => Promise<AutocannonResult>;
-
-// autocannon ships no type declarations: load it through a computed specifier and type what we use.
-const autocannonModule = 'autocannon';
-const autocannon = ((await import(autocannonModule)) as { default: Autocannon }).default;
+if (CLIENT === 'wrk' && RATE > 0) {
+  process.stderr.write('bench/http: wrk cannot offer a fixed rate (BENCH_HTTP_RATE); use autocannon\n');
+  process.exit(1);
+}
 
 if (!existsSync('dist/cli/main.js')) {
   process.stderr.write('bench/http: dist/ is missing — run `npm run build` first\n');
@@ -133,38 +134,37 @@ function cpuMs(pid: number | undefined): number | undefined {
 async function load(urls: readonly string[], seconds: number) {
   const pids = children.map((c) => c.pid);
   const cpuBefore = pids.map(cpuMs);
-  // Each connection is one user against one process, round-robin over users and processes.
-  const runs = urls.map((url, p) => {
-    let n = 0;
-    return autocannon({
-      url: `${url}/v1/requests`,
-      method: 'POST',
-      connections: Math.max(1, Math.round(CONNECTIONS / urls.length)),
-      ...(RATE > 0 ? { overallRate: Math.max(1, Math.round(RATE / urls.length)) } : {}),
-      duration: seconds,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: QUERY }),
-      setupClient: (client: AutocannonClient) => {
-        const user = USERS[(n++ * urls.length + p) % USERS.length];
-        client.setHeaders({
-          'content-type': 'application/json',
-          authorization: `Bearer tw-acme-${user}-demo`,
-        });
-      },
-    });
-  });
-  const results = await Promise.all(runs);
-  const total = results.reduce((s, r) => s + r.requests.total, 0);
+  const clientCpu = clientCpuClock(CLIENT);
+  const clientBefore = clientCpu();
+  const run = CLIENT === 'wrk' ? runWrk : runAutocannon;
+  // Each process gets its share of the connections; connections (or requests) take users in turn.
+  const results = await Promise.all(
+    urls.map((url, p) =>
+      run({
+        url: `${url}/v1/requests`,
+        connections: Math.max(1, Math.round(CONNECTIONS / urls.length)),
+        rate: RATE > 0 ? Math.max(1, Math.round(RATE / urls.length)) : 0,
+        seconds,
+        body: JSON.stringify({ query: QUERY }),
+        authorizations: USERS.map(
+          (_, i) => `Bearer tw-acme-${USERS[(i * urls.length + p) % USERS.length]}-demo`,
+        ),
+      }),
+    ),
+  );
+  const clientCpuMs = clientCpu() - clientBefore;
+  const total = results.reduce((s, r) => s + r.requests, 0);
   const cpuUsed = pids.map((p, i) => (cpuMs(p) ?? Number.NaN) - (cpuBefore[i] ?? Number.NaN));
   const serverCpuMs = cpuUsed.reduce((a, b) => a + b, 0);
   return {
+    client: CLIENT,
     seconds,
     connections: CONNECTIONS,
     processes: urls.length,
     requestsPerSecond: Math.round(total / seconds),
     requests: total,
-    answered: results.reduce((s, r) => s + r.requests.total - r.non2xx, 0),
-    // Percentiles are per autocannon instance; with two processes report the worse of the two.
+    answered: results.reduce((s, r) => s + r.requests - r.non2xx, 0),
+    // Percentiles are per client instance; with two processes report the worse of the two.
     latencyMs: {
       p50: Math.max(...results.map((r) => r.latency.p50)),
       p90: Math.max(...results.map((r) => r.latency.p90)),
@@ -172,9 +172,11 @@ async function load(urls: readonly string[], seconds: number) {
       max: Math.max(...results.map((r) => r.latency.max)),
     },
     non2xx: results.reduce((s, r) => s + r.non2xx, 0),
-    errors: results.reduce((s, r) => s + r.errors + r.timeouts, 0),
+    errors: results.reduce((s, r) => s + r.errors, 0),
     // Server CPU per request: what one request costs, independent of other load on the machine.
     serverCpuMsPerRequest: Number.isFinite(serverCpuMs) ? Number((serverCpuMs / total).toFixed(3)) : null,
+    // The client runs on the same two cores: what it takes is not available to the server.
+    clientCpuMsPerRequest: Number((clientCpuMs / total).toFixed(3)),
     loadAverage1m: Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]),
   };
 }
@@ -182,7 +184,7 @@ async function load(urls: readonly string[], seconds: number) {
 /**
  * Audit records of the benchmarked tool, read from the store after the servers drained (SIGTERM
  * flushes the audit): every answered call must have one — a few more are fine (calls still in
- * flight when autocannon stopped were executed and audited, but not counted as answered).
+ * flight when the client stopped were executed and audited, but not counted as answered).
  */
 async function auditIntegrity(count: () => Promise<number>, answered: number) {
   const records = await count();
