@@ -10,4 +10,5 @@ export {
   dataLevelRank,
   type Identity,
 } from './identity.js';
+export { uuidV7 } from './uuid-v7.js';
 export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';

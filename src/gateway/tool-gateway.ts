@@ -1,4 +1,11 @@
-import { decide, hashCanonical, type StageDecision, TwinlineError, type Verdict } from '../core/index.js';
+import {
+  decide,
+  hashCanonical,
+  type StageDecision,
+  TwinlineError,
+  uuidV7,
+  type Verdict,
+} from '../core/index.js';
 import type { AuditRecord, AuditSink, CallStatus } from '../store/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import { type ExecutionOutcome, executeWithTimeout } from './execute-with-timeout.js';
@@ -471,8 +478,8 @@ export class ToolGateway {
     },
   ): GatewayResult {
     const durationMs = performance.now() - started;
-    // the global (Web Crypto) loads node's crypto on first use, not with this module
-    const auditId = crypto.randomUUID();
+    // Time-ordered: the audit table is appended to at its end (see uuidV7).
+    const auditId = uuidV7(time.getTime());
     const modelContent = renderModelContent(call.name, r.status, r.decision, r, r.path);
     const record: AuditRecord = {
       id: auditId,

@@ -172,9 +172,21 @@ describe('scale-out: two serve processes on PostgreSQL and Redis', () => {
       if (t.status === 'completed') break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    const audit = (await get(b.url, 'tw-acme-rita-demo', '/v1/audit?tool=billing_report_query&limit=50'))
-      .records as { status: string }[];
-    expect(audit.filter((r) => r.status === 'executed')).toHaveLength(1);
+    // The audit is written in batches (within ~20 ms, later on a busy machine): wait for the record,
+    // then make sure no second execution's record follows it.
+    const executedRecords = async () =>
+      (
+        (await get(b.url, 'tw-acme-rita-demo', '/v1/audit?tool=billing_report_query&limit=50')).records as {
+          status: string;
+        }[]
+      ).filter((r) => r.status === 'executed');
+    let audited = await executedRecords();
+    for (let i = 0; i < 100 && audited.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      audited = await executedRecords();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await executedRecords()).toHaveLength(1);
 
     // 3. A task accepted by A, which is then killed, is finished by B.
     const second = await post(a.url, 'tw-acme-frank-demo', '/v1/requests', {
