@@ -2,8 +2,10 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { type NatsConnection, connect as natsConnect } from 'nats';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTEXT_SUBJECT_PREFIX } from '../../src/context/index.js';
 import { officeTempConfig } from '../support/office-temp.js';
 import { PG_ADMIN_URL, postgresReachable, REDIS_URL, redisReachable } from '../support/services.js';
 
@@ -14,6 +16,16 @@ const up = (await postgresReachable(PG_ADMIN)) && (await redisReachable(REDIS_UR
 if (!up)
   console.warn(
     '[skip] PostgreSQL (127.0.0.1:5432) or Redis (127.0.0.1:6379) not reachable — two-process scale-out test skipped',
+  );
+
+// The context bus: with NATS the deep pair publishes task summaries there (checked from outside).
+const NATS_URL = process.env.TWINLINE_TEST_NATS_URL || 'nats://127.0.0.1:4222';
+const nats: NatsConnection | undefined = up
+  ? await natsConnect({ servers: NATS_URL, timeout: 1500, reconnect: false }).catch(() => undefined)
+  : undefined;
+if (up && !nats)
+  console.warn(
+    `[skip] NATS (${NATS_URL}) not reachable — the context-bus part of the scale-out test skipped`,
   );
 
 const dbName = `twinline_scale_${process.pid}_${Date.now()}`;
@@ -84,6 +96,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await nats?.close();
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   if (!up) return;
   await new Promise((r) => setTimeout(r, 200));
@@ -116,9 +129,17 @@ describe('scale-out: two serve processes on PostgreSQL and Redis', () => {
     const deep = join(office.dir, 'deep.json');
     writeFileSync(deep, JSON.stringify({ turns: [{ text: JSON.stringify(plan) }, { text: 'reported' }] }));
 
+    // Every summary either process puts on the context bus for tenant acme.
+    const summaries: { user: string; fromLine: string; summary: string }[] = [];
+    const sub = nats?.subscribe(`${CONTEXT_SUBJECT_PREFIX}.acme.>`);
+    void (async () => {
+      for await (const m of sub ?? []) summaries.push(m.json());
+    })();
+
     // A model file both lines can read: the quick line replays `quick`; the planner plays `deep`.
-    const a = await serve(deep, { TWINLINE_QUICK_QPS: '5' });
-    const b = await serve(deep, { TWINLINE_QUICK_QPS: '5' });
+    const bus: Record<string, string> = nats ? { TWINLINE_NATS_URL: NATS_URL } : {};
+    const a = await serve(deep, { TWINLINE_QUICK_QPS: '5', ...bus });
+    const b = await serve(deep, { TWINLINE_QUICK_QPS: '5', ...bus });
 
     // 1. One QPS budget across both processes (Redis): 20 quick calls at once, 5 allowed.
     // 5 calls per 60 s window, so a slow machine cannot spread the burst over two windows.
@@ -187,6 +208,18 @@ describe('scale-out: two serve processes on PostgreSQL and Redis', () => {
     }
     await new Promise((r) => setTimeout(r, 200));
     expect(await executedRecords()).toHaveLength(1);
+    if (nats) {
+      // The finished task's one-line summary went out on NATS, where the other process hears it.
+      for (let i = 0; i < 50 && !summaries.some((e) => e.summary.includes(taskId)); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(summaries, JSON.stringify(summaries)).toContainEqual(
+        expect.objectContaining({
+          user: 'carol',
+          fromLine: 'deep',
+          summary: expect.stringContaining(taskId),
+        }),
+      );
+    }
 
     // 3. A task accepted by A, which is then killed, is finished by B.
     const second = await post(a.url, 'tw-acme-frank-demo', '/v1/requests', {
@@ -206,5 +239,6 @@ describe('scale-out: two serve processes on PostgreSQL and Redis', () => {
       ['completed', 'awaiting_review'],
       JSON.stringify(await get(b.url, 'tw-acme-frank-demo', `/v1/tasks/${secondId}`)),
     ).toContain(status);
+    sub?.unsubscribe();
   }, 90_000);
 });
