@@ -57,6 +57,12 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       metrics?.calls.inc({ tool: rec.tool, status: rec.status, domain: rec.domain }),
   };
   const platform = await createPlatform(config, platformOptions);
+  // On SQLite, WAL checkpoints would otherwise stall a request every ~1,000 pages of audit.
+  await platform.store.checkpointInBackground().catch((err: unknown) => {
+    log(
+      `  Warning: SQLite checkpoints stay on the main thread (${err instanceof Error ? err.message : String(err)})`,
+    );
+  });
   metrics = new ServerMetrics(platform);
   // Canary roll-outs (`twinline canary …`) pick each user's config version; all share the store.
   const { CanaryService } = await import('../eval/canary/index.js');

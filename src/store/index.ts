@@ -44,3 +44,4 @@ export {
 export { ALL_TENANTS_ADMIN_SCOPE, type TenantScope, tenantScope } from './tenant-scope.js';
 export type { TicketRecord, TicketRepository, TicketRequest } from './ticket-repository.js';
 export { isStoreUnavailable } from './unavailable.js';
+export type { WalCheckpointStats } from './wal-checkpointer.js';

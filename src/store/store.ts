@@ -14,6 +14,7 @@ import { type OpenStoreOptions, resolveStoreTarget, type StoreDialect } from './
 import { createTaskRepository, type TaskRepository } from './task-repository.js';
 import { ALL_TENANTS_ADMIN_SCOPE, type TenantScope, tenantScope } from './tenant-scope.js';
 import { createTicketRepository, type TicketRepository } from './ticket-repository.js';
+import type { WalCheckpointer, WalCheckpointStats } from './wal-checkpointer.js';
 
 /** The repositories, all bound to one tenant scope. */
 export interface TenantRepositories {
@@ -55,6 +56,14 @@ export interface Store {
   /** Repositories bound to `tenant` (`*` and empty names are refused). */
   forTenant(tenant: string): TenantRepositories;
   /**
+   * For a long-running server on a SQLite file: WAL checkpoints move to a background thread, off
+   * the thread that serves requests (see `startWalCheckpointer`). A no-op on PostgreSQL and on an
+   * in-memory database; `close()` stops it. Resolves once the thread has taken over.
+   */
+  checkpointInBackground(options?: { readonly intervalMs?: number }): Promise<void>;
+  /** The background checkpointer's counters, or undefined when there is none. */
+  checkpointStats(): WalCheckpointStats | undefined;
+  /**
    * Flushes the audit, then closes the connection(s). While the database is unreachable this keeps
    * retrying rather than discard records; `audit.stats()` shows what is pending.
    */
@@ -95,6 +104,8 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     query: (filter) => admin.audit.query(filter),
   };
   let closed: Promise<void> | undefined;
+  let checkpointer: Promise<WalCheckpointer | undefined> | undefined;
+  let checkpointerNow: WalCheckpointer | undefined;
   return {
     dialect,
     db,
@@ -104,9 +115,21 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     tasks: admin.tasks,
     admin,
     forTenant: (tenant) => repositories(tenantScope(tenant)),
+    async checkpointInBackground(options) {
+      if (!sqlite || target.dialect !== 'sqlite' || target.file === ':memory:' || closed) return;
+      const file = target.file;
+      checkpointer ??= import('./wal-checkpointer.js').then(async ({ startWalCheckpointer }) => {
+        checkpointerNow = await startWalCheckpointer(sqlite, file, options);
+        return checkpointerNow;
+      });
+      await checkpointer;
+    },
+    checkpointStats: () => checkpointerNow?.stats(),
     close() {
       closed ??= (async () => {
         await writer.close();
+        // Stopped before the connection closes, which makes the last checkpoint itself.
+        await (await checkpointer?.catch(() => undefined))?.stop();
         await db.destroy();
       })();
       return closed;
