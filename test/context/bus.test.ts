@@ -121,6 +121,45 @@ describe('context event validation', () => {
   });
 });
 
+describe('UUIDs are ids, not phone or card numbers', () => {
+  // Random v4 ids whose digit runs read as a mobile or card number (one id in ~300 does).
+  const ids = [
+    '517c8c70-19ae-4ea6-8f32-022399755442',
+    'c1402971-7361-489d-9561-18cd652cd900',
+    '43c2e173-1011-4671-a571-191878103650',
+  ];
+
+  it.each(ids)('a task summary and ref naming %s pass', (id) => {
+    const ev = validateContextEvent({
+      ...base,
+      summary: `task ${id} completed: analyse east sales`,
+      refs: [`task:${id}`],
+    });
+    expect(ev.refs).toEqual([`task:${id}`]);
+  });
+
+  it('a personal number beside a UUID is still refused', () => {
+    for (const summary of [
+      `task ${ids[1]} completed, call 13812345678`,
+      `task ${ids[0]}: card 4111 1111 1111 1111`,
+      `${ids[2]} li@example.com`,
+    ]) {
+      expect(() => validateContextEvent({ ...base, summary }), summary).toThrow(ContextEventRejectedError);
+    }
+  });
+
+  it('every random UUID passes (property)', () => {
+    fc.assert(
+      fc.property(fc.uuid(), (id) => {
+        expect(
+          validateContextEvent({ ...base, summary: `task ${id} failed`, refs: [`task:${id}`] }).summary,
+        ).toContain(id);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
 describe('a raw record never appears on the bus (property)', () => {
   const record = fc.dictionary(fc.string({ minLength: 1, maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }), {
     minKeys: 1,
