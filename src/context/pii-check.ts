@@ -5,6 +5,8 @@
  * card numbers must pass their check digits, so order numbers and other long ids are not mistaken
  * for them.
  */
+import { maskUuids } from '../core/index.js';
+
 type Detector = (text: string) => boolean;
 
 const EMAIL = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/u;
@@ -52,15 +54,10 @@ const DETECTORS: ReadonlyArray<readonly [string, Detector, { inIds: boolean }]> 
   ['card', anyMatch(CARD, (m) => luhn(m.replace(/\D/g, ''))), { inIds: false }],
 ];
 
-// A UUID in its canonical 8-4-4-4-12 form. Its hyphen-separated digit runs read as a mobile,
-// landline or card number about once in 300 random ids ("…-7361-489d" after "c1402971"), and
-// every task, session and audit id is one: they are masked before the patterns run. A number a
-// person would write never has this shape, so nothing the tripwire is for is hidden by it.
-const UUID = /(?<![\dA-Za-z-])[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}(?![\dA-Za-z-])/gi;
-
 /** Names of the personal-data patterns found in `text` (empty when none). `asId` relaxes the card check. */
 export function findPersonalData(text: string, options: { asId?: boolean } = {}): string[] {
-  const masked = text.includes('-') ? text.replace(UUID, 'uuid') : text;
+  // Task, session and audit ids are UUIDs: their digit runs are not phone or card numbers.
+  const masked = maskUuids(text);
   return DETECTORS.filter(([, detect, scope]) => (!options.asId || scope.inIds) && detect(masked)).map(
     ([name]) => name,
   );

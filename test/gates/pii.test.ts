@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { cnIdCheckChar, findPii, redactText } from '../../src/gates/index.js';
 
@@ -45,6 +46,33 @@ describe('findPii', () => {
     const plain = findPii('ref 139 1234 5678')[0]!;
     const ctx = findPii('手机号码 139 1234 5678')[0]!;
     expect(ctx.score).toBeGreaterThan(plain.score);
+  });
+});
+
+describe('UUIDs are ids, not card or phone numbers', () => {
+  // Random v4 ids whose digit runs pass for a Luhn-valid card (one in ~270 does).
+  const ids = ['0e38e7c3-f542-443d-b508-499703819eee', '53636186-3350-4e74-a5aa-7984880d7c61'];
+
+  it.each(ids)('a ticket id %s is left as it is', (id) => {
+    const text = `your request was recorded as ticket ${id}.`;
+    expect(findPii(text)).toEqual([]);
+    expect(redactText(text, 'L1').text).toBe(text);
+  });
+
+  it('a card beside a UUID is still found, at its own offsets', () => {
+    const text = `ticket ${ids[1]}: card 4111 1111 1111 1111 on file`;
+    const f = findPii(text).find((x) => x.type === 'CREDIT_CARD');
+    expect(f).toBeDefined();
+    expect(text.slice(f!.start, f!.end)).toBe('4111 1111 1111 1111');
+  });
+
+  it('no random UUID reads as personal data (property)', () => {
+    fc.assert(
+      fc.property(fc.uuid(), (id) => {
+        expect(findPii(`ticket ${id} opened`)).toEqual([]);
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

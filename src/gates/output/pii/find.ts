@@ -1,3 +1,4 @@
+import { maskUuids } from '../../../core/index.js';
 import { CONTEXT_BOOST, CONTEXT_WINDOW, PII_RECOGNISERS, type PiiType, textProfile } from './recognisers.js';
 
 /** One PII candidate with its confidence tier. */
@@ -28,6 +29,9 @@ export function findPii(text: string, options: FindPiiOptions = {}): PiiFinding[
   const minScore = options.minScore ?? 0.3;
   const only = options.types ? new Set(options.types) : undefined;
   const candidates: PiiFinding[] = [];
+  // Ids (tickets, tasks, sessions) are UUIDs, whose digit runs can pass for a card or a phone
+  // number: the patterns run on the text with them masked (same length, so offsets hold).
+  text = maskUuids(text);
   // One pass over the text rules out most recognisers (an answer without 11 digits holds no
   // mobile number), so most answers run few or none of the patterns.
   const profile = textProfile(text);
