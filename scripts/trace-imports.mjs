@@ -59,3 +59,32 @@ vm.Script = class TracedScript extends Script {
     if (filename && isAbsolute(filename)) record(pathToFileURL(filename).href);
   }
 };
+
+// The first write to process.stdout is marked in the trace (`output:first-write`), so a test can
+// tell exactly what was loaded before a program answered, however late it reads the trace. The
+// getter is wrapped, not called: the stream is still created only if the program asks for it.
+export const FIRST_OUTPUT_MARK = 'output:first-write';
+const stdoutGetter = Object.getOwnPropertyDescriptor(process, 'stdout')?.get;
+if (stdoutGetter) {
+  let wrapped;
+  Object.defineProperty(process, 'stdout', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const stream = stdoutGetter.call(process);
+      if (wrapped !== stream) {
+        wrapped = stream;
+        const write = stream.write;
+        let marked = false;
+        stream.write = function markedWrite(...args) {
+          if (!marked) {
+            marked = true;
+            record(FIRST_OUTPUT_MARK);
+          }
+          return write.apply(this, args);
+        };
+      }
+      return stream;
+    },
+  });
+}

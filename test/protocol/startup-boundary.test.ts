@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  loadedBeforeFirstOutput,
   loadedUrls,
   moduleTracer,
   packagesIn as packagesOf,
@@ -46,12 +47,9 @@ describe('stream-json mode boundaries', () => {
       { cwd: dir, env: engineEnv(tracer.env), stdio: ['pipe', 'pipe', 'pipe'] },
     );
     let stdout = '';
-    let atInitialize: string[] = [];
     proc.stdout.setEncoding('utf8');
     const done = new Promise<number | null>((r) => proc.on('close', r));
     proc.stdout.on('data', (c: string) => {
-      // what was loaded (or, in a one-shot bundle, run) by the time initialize is answered
-      if (!stdout) atInitialize = loadedUrls(tracer.file);
       stdout += c;
       if (stdout.includes('"type":"result"')) proc.stdin.end();
     });
@@ -69,6 +67,12 @@ describe('stream-json mode boundaries', () => {
     });
     proc.stdin.write(`${JSON.stringify({ type: 'user', message: { role: 'user', content: 'hi' } })}\n`);
     expect(await done).toBe(0);
+    // What was loaded (or, in a one-shot bundle, run) before the initialize answer was written:
+    // the tracer marks the first write, so a late read of the trace cannot blur the line.
+    const atInitialize = loadedBeforeFirstOutput(tracer.file);
+    expect(loadedUrls(tracer.file).length, 'the turn loaded more after the answer').toBeGreaterThan(
+      atInitialize.length,
+    );
     // commander is the CLI entry's own static import; nothing else before initialize is answered
     expect([...packagesIn(atInitialize)].filter((p) => p !== 'commander')).toEqual([]);
     const all = packagesIn(loadedUrls(tracer.file));

@@ -52,9 +52,21 @@ export function sourceModules(urls: readonly string[]): Set<string> {
   return out;
 }
 
+/** The line scripts/trace-imports.mjs writes when the program first writes to stdout. */
+const FIRST_OUTPUT_MARK = 'output:first-write';
+
 /** The traced URLs of a finished child. */
 export function loadedUrls(file: string): string[] {
-  return readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l && l !== FIRST_OUTPUT_MARK);
+}
+
+/** The traced URLs loaded before the child first wrote to stdout (all of them if it never did). */
+export function loadedBeforeFirstOutput(file: string): string[] {
+  const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+  const mark = lines.indexOf(FIRST_OUTPUT_MARK);
+  return mark < 0 ? lines : lines.slice(0, mark);
 }
 
 /** npm package names among source modules. */
