@@ -19,7 +19,7 @@ import {
 import { PG_ADMIN_URL, postgresReachable } from '../support/services.js';
 
 // Faults a gateway in front of real systems must survive: a flaky tool, a database that drops its
-// connections under load, and a shutdown in the middle of a request.
+// connections or restarts under load, and a shutdown in the middle of a request.
 
 const PG_ADMIN = PG_ADMIN_URL;
 const QUERY = '查一下这周的日程安排';
