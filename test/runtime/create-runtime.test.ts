@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadOfficeDomain, type TwinlineConfig } from '../../src/config/index.js';
 import { TwinlineError } from '../../src/core/index.js';
 import { createRuntime, IdentityDirectory } from '../../src/runtime/index.js';
+import { PG_ADMIN_URL as PG_URL, postgresReachable } from '../support/services.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'twinline-runtime-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -18,18 +18,6 @@ function officeConfig(): TwinlineConfig {
     tools: { ...office.tools, options: { dataDir: join(dir, 'office') } },
     store: { sqliteFile: join(dir, 'twinline.sqlite') },
   };
-}
-
-const PG_URL = 'postgres://postgres@127.0.0.1:5432/test';
-async function postgresAvailable(): Promise<boolean> {
-  const client = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    await client.end();
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('createRuntime', () => {
@@ -67,7 +55,7 @@ describe('createRuntime', () => {
   });
 
   it('TWINLINE_DATABASE_URL selects PostgreSQL', async () => {
-    if (!(await postgresAvailable())) {
+    if (!(await postgresReachable(PG_URL))) {
       console.warn('PostgreSQL not reachable at 127.0.0.1:5432: skipping the PostgreSQL runtime test');
       return;
     }
