@@ -188,10 +188,12 @@ describe('scale-out: two serve processes on PostgreSQL and Redis', () => {
     ]);
     const executions = [onA.body.execution, onB.body.execution].filter(Boolean);
     expect(executions).toHaveLength(1);
-    for (let i = 0; i < 100; i++) {
-      const t = (await get(a.url, 'tw-acme-carol-demo', `/v1/tasks/${taskId}`)).task as { status: string };
-      if (t.status === 'completed') break;
-      await new Promise((r) => setTimeout(r, 100));
+    let firstStatus = '';
+    for (let i = 0; i < 300 && firstStatus !== 'completed'; i++) {
+      firstStatus = (
+        (await get(a.url, 'tw-acme-carol-demo', `/v1/tasks/${taskId}`)).task as { status: string }
+      ).status;
+      if (firstStatus !== 'completed') await new Promise((r) => setTimeout(r, 100));
     }
     // The audit is written in batches (within ~20 ms, later on a busy machine): wait for the record,
     // then make sure no second execution's record follows it.
@@ -201,6 +203,9 @@ describe('scale-out: two serve processes on PostgreSQL and Redis', () => {
           status: string;
         }[]
       ).filter((r) => r.status === 'executed');
+    expect(firstStatus, JSON.stringify(await get(a.url, 'tw-acme-carol-demo', `/v1/tasks/${taskId}`))).toBe(
+      'completed',
+    );
     let audited = await executedRecords();
     for (let i = 0; i < 100 && audited.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 50));
@@ -212,7 +217,7 @@ describe('scale-out: two serve processes on PostgreSQL and Redis', () => {
       // The finished task's one-line summary went out on NATS, where the other process hears it.
       for (let i = 0; i < 50 && !summaries.some((e) => e.summary.includes(taskId)); i++)
         await new Promise((r) => setTimeout(r, 100));
-      expect(summaries, JSON.stringify(summaries)).toContainEqual(
+      expect(summaries, `task ${firstStatus}; on the bus: ${JSON.stringify(summaries)}`).toContainEqual(
         expect.objectContaining({
           user: 'carol',
           fromLine: 'deep',
