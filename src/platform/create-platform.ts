@@ -39,7 +39,7 @@ import {
   ToolBreakers,
   UserRateLimiter,
 } from '../resilience/index.js';
-import { ReviewService } from '../review/index.js';
+import { endedReview, ReviewService } from '../review/index.js';
 import { route } from '../router/index.js';
 import { createRuntime, type Runtime } from '../runtime/index.js';
 import type { AuditRecord, AuditSink, Store } from '../store/index.js';
@@ -258,6 +258,10 @@ export async function createPlatform(
     ...(options.taskLeaseMs ? { leaseMs: options.taskLeaseMs } : {}),
     now,
     context,
+    reviewOutcome: async (tenant, reviewId) => {
+      const item = await store.forTenant(tenant).reviews.get(reviewId);
+      return item ? endedReview(item) : undefined;
+    },
   });
   const deepQueue = new ConcurrencyQueue({ concurrency: options.deepConcurrency ?? 2 });
   const quick = new QuickLine({
@@ -332,7 +336,7 @@ export async function createPlatform(
       try {
         return await deep.run(tenant, taskId, () => {}, ac.signal);
       } finally {
-        running.delete(taskId);
+        if (running.get(taskId) === ac) running.delete(taskId);
       }
     });
   };
@@ -346,12 +350,30 @@ export async function createPlatform(
   ) => {
     const tasks = store.forTenant(tenant).tasks;
     for (const task of await tasks.listTasks({ status: 'awaiting_review', limit: 1000 })) {
-      if (await deep.resolveReview(tenant, task.id, { reviewId, status, summary })) {
-        runTask(tenant, task.id).done.catch(() => {});
-        return task.id;
+      if (deep.awaitedReview(task) !== reviewId) continue;
+      // False when someone else (the parked run, a sweep, another process) moved it on first.
+      if (!(await deep.resolveReview(tenant, task.id, { reviewId, status, summary }))) return undefined;
+      runTask(tenant, task.id).done.catch(() => {});
+      return task.id;
+    }
+    // Not parked yet: the run that is parking it finds the decision when it has.
+    return undefined;
+  };
+
+  /**
+   * Parked tasks whose review ended without waking them: decided by a rule or expired in a sweep,
+   * or approved in a process that stopped before it could continue the task.
+   */
+  const wakeSettledTasks = async () => {
+    let woken = 0;
+    for (const task of await store.admin.tasks.listTasks({ status: 'awaiting_review', limit: 1000 })) {
+      if (task.line !== 'deep' || deep.handles(task.id)) continue;
+      if (await deep.settleParked(task.tenant, task.id)) {
+        runTask(task.tenant, task.id).done.catch(() => {});
+        woken++;
       }
     }
-    return undefined;
+    return woken;
   };
 
   const decideInputReview = async (
@@ -452,10 +474,10 @@ export async function createPlatform(
       return true;
     },
     async resumeTasks() {
-      let started = 0;
+      let started = await wakeSettledTasks();
       for (const status of ['queued', 'running', 'planning', 'interrupted']) {
         for (const task of await store.admin.tasks.listTasks({ status, limit: 1000 })) {
-          if (task.line !== 'deep' || running.has(task.id)) continue;
+          if (task.line !== 'deep' || running.has(task.id) || deep.handles(task.id)) continue;
           runTask(task.tenant, task.id).done.catch(() => {});
           started++;
         }

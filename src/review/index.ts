@@ -1,3 +1,4 @@
+export { type EndedReview, endedReview } from './review-outcome.js';
 export {
   type ApprovedReviewRunner,
   type DecisionOutcome,

@@ -40,6 +40,13 @@ export interface TaskPatch {
   readonly currentStep?: number;
 }
 
+/** A compare-and-set guard: the update applies only while the task still looks like this. */
+export interface TaskPrecondition {
+  readonly status?: string;
+  /** The `updatedAt` the caller read: no other write happened since. */
+  readonly updatedAt?: string;
+}
+
 export interface StepRecord {
   readonly taskId: string;
   readonly stepNo: number;
@@ -65,7 +72,8 @@ export interface TaskRepository {
   getTask(id: string): Promise<TaskRecord | undefined>;
   /** Newest first; default limit 100. `tenant` filters only in the admin view. */
   listTasks(filter?: { tenant?: string; status?: string; limit?: number }): Promise<TaskRecord[]>;
-  updateTask(id: string, patch: TaskPatch): Promise<{ changed: boolean }>;
+  /** With `when`, one conditional UPDATE: `changed` is false if the task no longer matches it. */
+  updateTask(id: string, patch: TaskPatch, when?: TaskPrecondition): Promise<{ changed: boolean }>;
   /** Insert or replace step (taskId, stepNo). Throws when the task is not in scope. */
   upsertStep(step: StepWrite): Promise<void>;
   /** Steps in step order. */
@@ -137,16 +145,18 @@ export function createTaskRepository(db: StoreDb, scope: TenantScope): TaskRepos
       return rows.map(taskFromRow);
     },
 
-    async updateTask(id, patch) {
-      const result = await updateTasks('tasks.updateTask')
+    async updateTask(id, patch, when = {}) {
+      let q = updateTasks('tasks.updateTask')
         .set({
           updated_at: new Date().toISOString(),
           ...(patch.status !== undefined ? { status: patch.status } : {}),
           ...(patch.plan !== undefined ? { plan: JSON.stringify(patch.plan) } : {}),
           ...(patch.currentStep !== undefined ? { current_step: patch.currentStep } : {}),
         })
-        .where('id', '=', id)
-        .executeTakeFirst();
+        .where('id', '=', id);
+      if (when.status !== undefined) q = q.where('status', '=', when.status);
+      if (when.updatedAt !== undefined) q = q.where('updated_at', '=', when.updatedAt);
+      const result = await q.executeTakeFirst();
       return { changed: Number(result.numUpdatedRows) === 1 };
     },
 

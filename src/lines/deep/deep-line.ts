@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Identity } from '../../core/index.js';
 import type { CallContext, GatewayResult, ToolCall } from '../../gateway/index.js';
 import { ShingleLedger } from '../../policy/index.js';
+import type { EndedReview } from '../../review/index.js';
 import type { StepRecord, TaskRecord, TaskRepository } from '../../store/index.js';
 import type { ToolSpec } from '../../tools/index.js';
 import type { RecentSummaries } from '../context/recent-summaries.js';
@@ -34,6 +35,11 @@ export interface DeepLineDeps {
   readonly context?: RecentSummaries;
   /** Most step summaries the composing prompt gets (default 10; failures and anomalies first). */
   readonly summaryCap?: number;
+  /**
+   * How a review ended, or undefined while it is still open. With it a run that parks on a review
+   * already settled (a reviewer was faster than the task could park) continues at once.
+   */
+  readonly reviewOutcome?: (tenant: string, reviewId: string) => Promise<EndedReview | undefined>;
 }
 
 /** Task state kept beside the plan, so a restart knows where the conversation stood. */
@@ -72,6 +78,10 @@ const SIDE_EFFECT_FREE = (t: ToolSpec | undefined) => t?.annotations.readOnly ==
 export class DeepLine {
   readonly #owner: string;
   readonly #leaseMs: number;
+  /** Tasks a run of this process is driving now. */
+  readonly #active = new Set<string>();
+  /** Tasks accepted here whose run has not started yet (they wait in the line's queue). */
+  readonly #accepted = new Set<string>();
 
   constructor(private readonly deps: DeepLineDeps) {
     this.#owner = deps.owner ?? `deep-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -89,7 +99,16 @@ export class DeepLine {
       status: 'queued',
       plan: state,
     });
+    this.#accepted.add(id);
     return id;
+  }
+
+  /**
+   * True while this process has the task in hand: accepted and waiting for its run, or being
+   * driven. A sweep for orphaned tasks leaves such a task alone.
+   */
+  handles(taskId: string): boolean {
+    return this.#accepted.has(taskId) || this.#active.has(taskId);
   }
 
   /**
@@ -104,8 +123,19 @@ export class DeepLine {
     /** This run's planner (e.g. the model a request chose); default: the line's own. */
     planner?: PlannerPort,
   ): Promise<DeepRunResult | undefined> {
+    // The lease is per process, so it cannot keep two runs inside this one apart (a request's own
+    // run and a sweep that finds the task still running); this set does.
+    this.#accepted.delete(taskId);
+    if (this.#active.has(taskId)) return undefined;
+    this.#active.add(taskId);
     const tasks = this.deps.tasksFor(tenant);
-    if (!(await tasks.claimLease(taskId, this.#owner, this.#leaseMs, this.#now()))) return undefined;
+    let leased = false;
+    try {
+      leased = await tasks.claimLease(taskId, this.#owner, this.#leaseMs, this.#now());
+    } finally {
+      if (!leased) this.#active.delete(taskId);
+    }
+    if (!leased) return undefined;
     const heartbeat = setInterval(
       () => {
         tasks.claimLease(taskId, this.#owner, this.#leaseMs, this.#now()).catch(() => {});
@@ -114,9 +144,19 @@ export class DeepLine {
     );
     heartbeat.unref();
     try {
-      return await this.#drive(tasks, taskId, emit, signal, planner);
+      for (;;) {
+        const result = await this.#drive(tasks, taskId, emit, signal, planner);
+        if (result.outcome !== 'review') return result;
+        // The review may have been settled while the task was parking, by someone who then found
+        // no parked task to wake (or whose run could not take our lease). Holding the lease, this
+        // run picks the decision up itself.
+        if (await this.settleParked(tenant, taskId)) continue;
+        if ((await tasks.getTask(taskId))?.status === 'queued') continue;
+        return result;
+      }
     } finally {
       clearInterval(heartbeat);
+      this.#active.delete(taskId);
       await tasks.releaseLease(taskId, this.#owner).catch(() => {});
     }
   }
@@ -437,23 +477,45 @@ export class DeepLine {
     });
   }
 
+  /** The review a parked task waits for, if it waits for one. */
+  awaitedReview(task: TaskRecord): string | undefined {
+    return task.status === 'awaiting_review'
+      ? (task.plan as TaskState | undefined)?.awaitingReview?.reviewId
+      : undefined;
+  }
+
+  /**
+   * Lets a parked task continue when its review has ended, however it ended (approved and run,
+   * denied, expired, decided by a rule or by another process). True when the task may run again.
+   */
+  async settleParked(tenant: string, taskId: string): Promise<boolean> {
+    const task = await this.deps.tasksFor(tenant).getTask(taskId);
+    const reviewId = task && this.awaitedReview(task);
+    const outcome = reviewId && (await this.deps.reviewOutcome?.(tenant, reviewId));
+    return outcome ? this.resolveReview(tenant, taskId, { reviewId, ...outcome }) : false;
+  }
+
   /**
    * Records the outcome of a reviewed step (after a reviewer approved and the call ran, or was
-   * denied) and lets the task continue on its next run.
+   * denied) and lets the task continue on its next run. Several parties may learn of the same
+   * outcome at once (the approver, the parked run, a sweep in another process): the task moves on
+   * in one conditional update, and only the caller whose update applied gets true.
    */
   async resolveReview(
     tenant: string,
     taskId: string,
-    outcome: { reviewId: string; status: 'executed' | 'failed' | 'denied' | 'expired'; summary: string },
+    outcome: { reviewId: string } & EndedReview,
   ): Promise<boolean> {
     const tasks = this.deps.tasksFor(tenant);
     const task = await tasks.getTask(taskId);
     const state = task?.plan as TaskState | undefined;
     const wait = state?.awaitingReview;
-    if (!task || !state?.plan || !wait || wait.reviewId !== outcome.reviewId) return false;
+    if (!task || this.awaitedReview(task) !== outcome.reviewId || !state?.plan || !wait) return false;
     const step = state.plan.steps[wait.stepNo - 1]!;
     const ok = outcome.status === 'executed';
     const summary: StepSummary = { goal: step.goal, keyData: outcome.summary.slice(0, 240), anomalies: [] };
+    // The step first: whoever wins the update below, the task must never be runnable with the
+    // reviewed step still pending, or the call would be proposed (and reviewed) a second time.
     await tasks.upsertStep({
       taskId,
       stepNo: wait.stepNo,
@@ -468,8 +530,12 @@ export class DeepLine {
       finishedAt: this.#now().toISOString(),
     });
     const { awaitingReview: _done, ...rest } = state;
-    await tasks.updateTask(taskId, { status: 'queued', plan: rest, currentStep: wait.stepNo });
-    return true;
+    const { changed } = await tasks.updateTask(
+      taskId,
+      { status: 'queued', plan: rest, currentStep: wait.stepNo },
+      { status: 'awaiting_review', updatedAt: task.updatedAt },
+    );
+    return changed;
   }
 
   async #finishStep(

@@ -1,0 +1,95 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPlatform, type Platform } from '../../src/platform/index.js';
+import { officeConfigIn } from '../lines/office-fixture.js';
+
+// The sweep `twinline serve` runs: reviews a rule decides or that expire, then parked tasks whose
+// review ended without anyone waking them.
+
+let platform: Platform | undefined;
+let cleanup: (() => void) | undefined;
+afterEach(async () => {
+  await platform?.close();
+  cleanup?.();
+  platform = undefined;
+});
+
+const REQUEST = '分析 atlas 项目的账单并生成报告';
+
+async function setup(now: () => Date = () => new Date()) {
+  const office = officeConfigIn();
+  cleanup = office.cleanup;
+  // The office domain's reviewers.yaml lives beside its config file; the copy keeps it.
+  const plan = {
+    goal: 'Atlas billing',
+    capabilities: ['billing_report_query'],
+    steps: [{ goal: 'billing', tool: 'billing_report_query', args: { period: '2026-11', project: 'atlas' } }],
+  };
+  const script = join(office.dir, 'deep.json');
+  writeFileSync(script, JSON.stringify([{ text: JSON.stringify(plan) }, { text: 'Atlas billed.' }]));
+  const p = await createPlatform(office.config, { env: {}, model: `scripted:${script}`, now });
+  platform = p;
+  const tasks = p.store.forTenant('acme').tasks;
+  const statusOf = async (id: string) => (await tasks.getTask(id))?.status;
+  const until = async (id: string, status: string) => {
+    for (let i = 0; i < 200 && (await statusOf(id)) !== status; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    return statusOf(id);
+  };
+  const submit = async (user: string) => {
+    const r = await p.handle(p.runtime.identities.resolve(user, 'acme'), REQUEST);
+    expect(r.outcome).toBe('queued');
+    return r.taskId!;
+  };
+  return { p, tasks, until, submit };
+}
+
+describe('the sweep over parked deep tasks', () => {
+  it('a review a rule approves in the sweep runs once and its task completes in the same sweep', async () => {
+    const { p, tasks, until, submit } = await setup();
+    // Frank owns atlas: reviewers.yaml approves his single-project billing report by rule.
+    const taskId = await submit('frank');
+    expect(await until(taskId, 'awaiting_review')).toBe('awaiting_review');
+
+    const report = await p.reviews.process();
+    expect(report.autoDecided.map((d) => d.ruleId)).toEqual(['billing.own-single-project']);
+    expect(report.executed.map((e) => e.status)).toEqual(['executed']);
+    expect(await p.resumeTasks()).toBe(1);
+    expect(await until(taskId, 'completed')).toBe('completed');
+    expect((await tasks.getSteps(taskId)).map((s) => s.status)).toEqual(['done']);
+
+    await p.store.audit.flush();
+    const executed = (await p.store.audit.query({ tool: 'billing_report_query', limit: 10 })).filter(
+      (r) => r.status === 'executed',
+    );
+    expect(executed).toHaveLength(1);
+    // Nothing is left to wake.
+    expect(await p.resumeTasks()).toBe(0);
+  });
+
+  it('a review that expires unanswered lets its task finish without the step', async () => {
+    let clock = Date.now();
+    const { p, tasks, until, submit } = await setup(() => new Date(clock));
+    // Carol is no owner: her billing report waits for a human, who never comes.
+    const taskId = await submit('carol');
+    expect(await until(taskId, 'awaiting_review')).toBe('awaiting_review');
+    expect(await p.resumeTasks()).toBe(0);
+
+    clock += 25 * 3600_000;
+    expect((await p.reviews.process()).expired).toBe(1);
+    expect(await p.resumeTasks()).toBe(1);
+    expect(await until(taskId, 'completed')).toBe('completed');
+    const [step] = await tasks.getSteps(taskId);
+    expect(step?.status).toBe('failed');
+    expect(step?.error).toMatch(/^review expired: /);
+  });
+
+  it('leaves alone a task this process accepted and has not started yet', async () => {
+    const { p, until, submit } = await setup();
+    const taskId = await submit('carol');
+    // Accepted here and queued for its run, or in it: the sweep must not start it a second time.
+    expect(await p.resumeTasks()).toBe(0);
+    expect(await until(taskId, 'awaiting_review')).toBe('awaiting_review');
+  });
+});
