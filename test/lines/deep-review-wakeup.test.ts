@@ -29,8 +29,8 @@ const PLAN = {
 
 /**
  * The office runtime, its review service, and a deep line whose task writes can be intercepted:
- * `beforePark` runs just before the task's `awaiting_review` status is written, which is how a
- * reviewer who is faster than the parking task is staged.
+ * `beforePark` runs just before the task's `awaiting_review` status is written, `beforeRelease`
+ * just before a run gives its lease up: that is how reviewers with unlucky timing are staged.
  */
 async function setup(opts: { wired?: boolean } = {}) {
   const office = officeConfigIn();
@@ -39,7 +39,7 @@ async function setup(opts: { wired?: boolean } = {}) {
   const rt = runtime;
   const store = rt.store!;
   const reviews = new ReviewService({ reviews: store.reviews, gateway: rt.gateway });
-  const hooks: { beforePark?: () => Promise<void> } = {};
+  const hooks: { beforePark?: () => Promise<void>; beforeRelease?: () => Promise<void> } = {};
   const tasksFor = (tenant: string): TaskRepository => {
     const repo = store.forTenant(tenant).tasks;
     return {
@@ -51,6 +51,12 @@ async function setup(opts: { wired?: boolean } = {}) {
           await hook();
         }
         return repo.updateTask(id, patch, when);
+      },
+      async releaseLease(id: string, owner: string) {
+        const hook = hooks.beforeRelease;
+        hooks.beforeRelease = undefined;
+        await hook?.();
+        return repo.releaseLease(id, owner);
       },
     };
   };
@@ -116,6 +122,32 @@ describe('a deep task parked on a review', () => {
     };
     expect((await deep.run('acme', taskId))?.outcome).toBe('review');
     expect((await tasks.getTask(taskId))?.status).toBe('awaiting_review');
+  });
+
+  it('continues when the approver moved the task on while the parked run still held it', async () => {
+    const { deep, reviews, hooks, carol, tasks, pendingReview, executedBilling } = await setup();
+    const taskId = await deep.accept(carol, REQUEST, 's1');
+    let approverRun: unknown = 'not tried';
+    hooks.beforePark = async () => {
+      // Parking now; the approver acts after the run's last look at the review, before it lets go.
+      hooks.beforeRelease = async () => {
+        const review = (await pendingReview())!;
+        const outcome = await reviews.approve(review.id, 'rita');
+        const moved = await deep.resolveReview('acme', taskId, {
+          reviewId: review.id,
+          status: 'executed',
+          summary: outcome.execution?.modelContent ?? '',
+        });
+        expect(moved).toBe(true);
+        // The approver's own run stands aside: this process is still driving the task.
+        approverRun = await deep.run('acme', taskId);
+      };
+    };
+    const result = await deep.run('acme', taskId);
+    expect(approverRun).toBeUndefined();
+    expect(result?.outcome).toBe('completed');
+    expect((await tasks.getTask(taskId))?.status).toBe('completed');
+    expect(await executedBilling()).toHaveLength(1);
   });
 
   it('moves on once however many parties learn of the outcome at the same time', async () => {

@@ -123,12 +123,28 @@ export class DeepLine {
     /** This run's planner (e.g. the model a request chose); default: the line's own. */
     planner?: PlannerPort,
   ): Promise<DeepRunResult | undefined> {
+    this.#accepted.delete(taskId);
+    const tasks = this.deps.tasksFor(tenant);
+    const result = await this.#runHoldingLease(tasks, tenant, taskId, emit, signal, planner);
+    // Someone moved the parked task on while this run still held it, and their own run stood
+    // aside for ours: now that it is released, drive it (or see that another run already does).
+    if (result?.outcome === 'review' && (await tasks.getTask(taskId))?.status === 'queued')
+      return this.run(tenant, taskId, emit, signal, planner);
+    return result;
+  }
+
+  async #runHoldingLease(
+    tasks: TaskRepository,
+    tenant: string,
+    taskId: string,
+    emit: LineEventSink,
+    signal?: AbortSignal,
+    planner?: PlannerPort,
+  ): Promise<DeepRunResult | undefined> {
     // The lease is per process, so it cannot keep two runs inside this one apart (a request's own
     // run and a sweep that finds the task still running); this set does.
-    this.#accepted.delete(taskId);
     if (this.#active.has(taskId)) return undefined;
     this.#active.add(taskId);
-    const tasks = this.deps.tasksFor(tenant);
     let leased = false;
     try {
       leased = await tasks.claimLease(taskId, this.#owner, this.#leaseMs, this.#now());
@@ -146,18 +162,16 @@ export class DeepLine {
     try {
       for (;;) {
         const result = await this.#drive(tasks, taskId, emit, signal, planner);
-        if (result.outcome !== 'review') return result;
         // The review may have been settled while the task was parking, by someone who then found
-        // no parked task to wake (or whose run could not take our lease). Holding the lease, this
-        // run picks the decision up itself.
-        if (await this.settleParked(tenant, taskId)) continue;
-        if ((await tasks.getTask(taskId))?.status === 'queued') continue;
-        return result;
+        // no parked task to wake. Holding the lease, this run picks the decision up itself.
+        if (result.outcome !== 'review' || !(await this.settleParked(tenant, taskId))) return result;
       }
     } finally {
       clearInterval(heartbeat);
-      this.#active.delete(taskId);
+      // Released before the task leaves `#active`: a run of this process that starts meanwhile
+      // stands aside instead of taking a lease (same owner) that is about to be cleared.
       await tasks.releaseLease(taskId, this.#owner).catch(() => {});
+      this.#active.delete(taskId);
     }
   }
 
