@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ModelProvider, type ModelTurnRequest, ScriptedProvider } from '../../src/agent/index.js';
 import { type ContextEvent, InProcessContextBus } from '../../src/context/index.js';
 import {
@@ -9,16 +9,10 @@ import {
   type SummaryEntry,
   selectRelevantSummaries,
 } from '../../src/lines/index.js';
-import { createRuntime, type Runtime } from '../../src/runtime/index.js';
-import { deepPlan, officeConfigIn } from './office-fixture.js';
+import { createRuntime } from '../../src/runtime/index.js';
+import { deepPlan, officePerTest } from './office-fixture.js';
 
-let runtime: Runtime | undefined;
-let cleanup: (() => void) | undefined;
-afterEach(async () => {
-  await runtime?.close();
-  cleanup?.();
-  runtime = undefined;
-});
+const { office: officeForTest, closeAfter } = officePerTest();
 
 const entry = (
   stepNo: number,
@@ -102,10 +96,8 @@ describe('selectRelevantSummaries', () => {
 
 describe('DeepLine context', () => {
   it('composes from a capped set of summaries (raw outputs stay in the store) and publishes only the goal', async () => {
-    const office = officeConfigIn();
-    cleanup = office.cleanup;
-    runtime = await createRuntime(office.config);
-    const rt = runtime;
+    const office = officeForTest();
+    const rt = closeAfter(await createRuntime(office.config));
     const plan = deepPlan(15, 'ctx');
     const requests: ModelTurnRequest[] = [];
     const inner = new ScriptedProvider([{ text: JSON.stringify(plan) }, { text: 'Done.' }]);

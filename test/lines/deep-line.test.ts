@@ -1,22 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '../../src/agent/index.js';
 import { DeepLine, type LineEvent, ModelPlanner, parsePlan } from '../../src/lines/index.js';
-import { createRuntime, type Runtime } from '../../src/runtime/index.js';
-import { deepPlan, officeConfigIn } from './office-fixture.js';
+import { createRuntime } from '../../src/runtime/index.js';
+import { deepPlan, officePerTest } from './office-fixture.js';
 
-let runtime: Runtime | undefined;
-let cleanup: (() => void) | undefined;
-afterEach(async () => {
-  await runtime?.close();
-  cleanup?.();
-  runtime = undefined;
-});
+const { office: officeForTest, closeAfter } = officePerTest();
 
 async function setup(turns: { text: string }[]) {
-  const office = officeConfigIn();
-  cleanup = office.cleanup;
-  runtime = await createRuntime(office.config);
-  const rt = runtime;
+  const office = officeForTest();
+  const rt = closeAfter(await createRuntime(office.config));
   const deep = new DeepLine({
     tasksFor: (t) => rt.store!.forTenant(t).tasks,
     gateway: rt.gateway,

@@ -1,31 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '../../src/agent/index.js';
 import { DeepLine, ModelPlanner } from '../../src/lines/index.js';
 import { endedReview, ReviewService } from '../../src/review/index.js';
-import { createRuntime, type Runtime } from '../../src/runtime/index.js';
+import { createRuntime } from '../../src/runtime/index.js';
 import type { TaskPatch, TaskRepository } from '../../src/store/index.js';
-import { officeConfigIn } from './office-fixture.js';
+import { ATLAS_BILLING_PLAN, ATLAS_BILLING_REQUEST, officePerTest } from './office-fixture.js';
 
 // A deep task parks on a review; whoever settles the review, and whenever, the task moves on
 // exactly once.
 
-let runtime: Runtime | undefined;
-let cleanup: (() => void) | undefined;
-afterEach(async () => {
-  await runtime?.close();
-  cleanup?.();
-  runtime = undefined;
-});
-
-const REQUEST = '分析 atlas 项目的账单并生成报告';
-const PLAN = {
-  goal: 'Atlas billing',
-  capabilities: ['billing_report_query'],
-  steps: [
-    { goal: 'policy', tool: 'doc_search', args: { query: 'billing' } },
-    { goal: 'billing', tool: 'billing_report_query', args: { period: '2026-11', project: 'atlas' } },
-  ],
-};
+const { office: officeForTest, closeAfter } = officePerTest();
 
 /**
  * The office runtime, its review service, and a deep line whose task writes can be intercepted:
@@ -33,10 +17,7 @@ const PLAN = {
  * just before a run gives its lease up: that is how reviewers with unlucky timing are staged.
  */
 async function setup(opts: { wired?: boolean } = {}) {
-  const office = officeConfigIn();
-  cleanup = office.cleanup;
-  runtime = await createRuntime(office.config);
-  const rt = runtime;
+  const rt = closeAfter(await createRuntime(officeForTest().config));
   const store = rt.store!;
   const reviews = new ReviewService({ reviews: store.reviews, gateway: rt.gateway });
   const hooks: { beforePark?: () => Promise<void>; beforeRelease?: () => Promise<void> } = {};
@@ -66,7 +47,9 @@ async function setup(opts: { wired?: boolean } = {}) {
     tools: rt.registry,
     allowlist: new Set(rt.registry.list().map((t) => t.name)),
     planner: () =>
-      new ModelPlanner(new ScriptedProvider([{ text: JSON.stringify(PLAN) }, { text: 'Atlas billed.' }])),
+      new ModelPlanner(
+        new ScriptedProvider([{ text: JSON.stringify(ATLAS_BILLING_PLAN) }, { text: 'Atlas billed.' }]),
+      ),
     resolveIdentity: (tenant, user) => rt.identities.resolve(user, tenant),
     leaseMs: 2_000,
     ...(opts.wired === false
@@ -90,13 +73,13 @@ async function setup(opts: { wired?: boolean } = {}) {
       (r) => r.status === 'executed',
     );
   };
-  return { deep, reviews, hooks, carol, tasks, pendingReview, executedBilling };
+  return { deep, reviews, hooks, carol, tasks, store, pendingReview, executedBilling };
 }
 
 describe('a deep task parked on a review', () => {
   it('continues in the same run when the review was settled before the task finished parking', async () => {
     const { deep, reviews, hooks, carol, tasks, pendingReview, executedBilling } = await setup();
-    const taskId = await deep.accept(carol, REQUEST, 's1');
+    const taskId = await deep.accept(carol, ATLAS_BILLING_REQUEST, 's1');
     let approvedEarly = false;
     hooks.beforePark = async () => {
       // The reviewer approves (and the call runs) while the task is still `running`: an approver
@@ -116,7 +99,7 @@ describe('a deep task parked on a review', () => {
 
   it('without the review lookup the same interleaving leaves the task parked (the race this closes)', async () => {
     const { deep, reviews, hooks, carol, tasks, pendingReview } = await setup({ wired: false });
-    const taskId = await deep.accept(carol, REQUEST, 's1');
+    const taskId = await deep.accept(carol, ATLAS_BILLING_REQUEST, 's1');
     hooks.beforePark = async () => {
       await reviews.approve((await pendingReview())!.id, 'rita');
     };
@@ -126,7 +109,7 @@ describe('a deep task parked on a review', () => {
 
   it('continues when the approver moved the task on while the parked run still held it', async () => {
     const { deep, reviews, hooks, carol, tasks, pendingReview, executedBilling } = await setup();
-    const taskId = await deep.accept(carol, REQUEST, 's1');
+    const taskId = await deep.accept(carol, ATLAS_BILLING_REQUEST, 's1');
     let approverRun: unknown = 'not tried';
     hooks.beforePark = async () => {
       // Parking now; the approver acts after the run's last look at the review, before it lets go.
@@ -152,7 +135,7 @@ describe('a deep task parked on a review', () => {
 
   it('moves on once however many parties learn of the outcome at the same time', async () => {
     const { deep, reviews, carol, tasks, pendingReview } = await setup();
-    const taskId = await deep.accept(carol, REQUEST, 's1');
+    const taskId = await deep.accept(carol, ATLAS_BILLING_REQUEST, 's1');
     expect((await deep.run('acme', taskId))?.outcome).toBe('review');
     const review = (await pendingReview())!;
     expect(deep.awaitedReview((await tasks.getTask(taskId))!)).toBe(review.id);
@@ -175,8 +158,8 @@ describe('a deep task parked on a review', () => {
   });
 
   it('a denial or an expiry also lets the task finish, with the step failed and the reason kept', async () => {
-    const { deep, reviews, carol, tasks, pendingReview } = await setup();
-    const denied = await deep.accept(carol, REQUEST, 's1');
+    const { deep, reviews, carol, tasks, store, pendingReview } = await setup();
+    const denied = await deep.accept(carol, ATLAS_BILLING_REQUEST, 's1');
     await deep.run('acme', denied);
     await reviews.deny((await pendingReview())!.id, 'rita', 'not this month');
     expect(await deep.settleParked('acme', denied)).toBe(true);
@@ -185,12 +168,12 @@ describe('a deep task parked on a review', () => {
     expect(deniedStep.status).toBe('failed');
     expect(deniedStep.error).toBe('review denied: not this month');
 
-    const expiring = await deep.accept(carol, REQUEST, 's2');
+    const expiring = await deep.accept(carol, ATLAS_BILLING_REQUEST, 's2');
     await deep.run('acme', expiring);
     const review = (await pendingReview())!;
     // Not ended yet: nothing moves.
     expect(await deep.settleParked('acme', expiring)).toBe(false);
-    await runtime!.store!.reviews.expire(new Date(Date.parse(review.expiresAt) + 1));
+    await store.reviews.expire(new Date(Date.parse(review.expiresAt) + 1));
     expect(await deep.settleParked('acme', expiring)).toBe(true);
     await deep.run('acme', expiring);
     expect((await tasks.getSteps(expiring))[1]?.error).toMatch(

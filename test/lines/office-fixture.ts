@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { loadOfficeDomain, type TwinlineConfig } from '../../src/config/index.js';
 
 /** The office domain with its data and store in a fresh temporary folder. */
@@ -17,6 +18,43 @@ export function officeConfigIn(dir = mkdtempSync(join(tmpdir(), 'twinline-lines-
   };
   return { config, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * What a test opens on the office domain, closed and removed when the test ends: `office()` gives
+ * the domain in a fresh temporary folder, `closeAfter(x)` closes `x` (newest first) before the
+ * folders go.
+ */
+export function officePerTest() {
+  const open: { close(): Promise<void> }[] = [];
+  const folders: (() => void)[] = [];
+  afterEach(async () => {
+    for (const x of open.splice(0).reverse()) await x.close();
+    for (const remove of folders.splice(0)) remove();
+  });
+  return {
+    office(): ReturnType<typeof officeConfigIn> {
+      const o = officeConfigIn();
+      folders.push(o.cleanup);
+      return o;
+    },
+    closeAfter<T extends { close(): Promise<void> }>(x: T): T {
+      open.push(x);
+      return x;
+    },
+  };
+}
+
+/** The request a finance analyst makes for the atlas billing report, and the plan that answers it:
+ * a document search, then the high-risk billing query that waits for review. */
+export const ATLAS_BILLING_REQUEST = '分析 atlas 项目的账单并生成报告';
+export const ATLAS_BILLING_PLAN = {
+  goal: 'Atlas billing',
+  capabilities: ['billing_report_query'],
+  steps: [
+    { goal: 'policy', tool: 'doc_search', args: { query: 'billing' } },
+    { goal: 'billing', tool: 'billing_report_query', args: { period: '2026-11', project: 'atlas' } },
+  ],
+};
 
 /** A deep-line plan of `n` steps for `bob` (sales manager, east): reads and tickets alternate. */
 export function deepPlan(n: number, marker: string) {

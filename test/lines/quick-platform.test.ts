@@ -1,29 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { type ModelProvider, type ModelTurnRequest, ScriptedProvider } from '../../src/agent/index.js';
 import { type ContextEvent, InProcessContextBus } from '../../src/context/index.js';
 import { ConfigError } from '../../src/core/index.js';
-import { createPlatform, type Platform, type PlatformOptions } from '../../src/platform/index.js';
+import { createPlatform, type PlatformOptions } from '../../src/platform/index.js';
 import type { ToolSpec } from '../../src/tools/index.js';
-import { officeConfigIn } from './office-fixture.js';
+import { officePerTest } from './office-fixture.js';
 
-let platform: Platform | undefined;
-let cleanup: (() => void) | undefined;
-afterEach(async () => {
-  await platform?.close();
-  cleanup?.();
-  platform = undefined;
-  cleanup = undefined;
-});
+const { office: officeForTest, closeAfter } = officePerTest();
 
 const START = Date.parse('2026-11-30T08:00:00Z');
 
 /** The office platform with a movable clock, a backend call counter and a recorded context bus. */
 async function setup(extra: Partial<PlatformOptions> = {}) {
-  const office = officeConfigIn();
-  cleanup = office.cleanup;
+  const office = officeForTest();
   const clock = { now: START };
   const backendCalls: Record<string, number> = {};
   const bus = new InProcessContextBus();
@@ -45,7 +37,7 @@ async function setup(extra: Partial<PlatformOptions> = {}) {
     wrapTool: counting,
     ...extra,
   });
-  platform = p;
+  closeAfter(p);
   const invoke = (user: string, tenant: string, tool: string, args: Record<string, unknown>) =>
     p.gateways.quick.invoke(
       { id: randomUUID(), name: tool, arguments: args },
@@ -146,8 +138,7 @@ describe('quick line read cache through the platform gateway', () => {
 
 describe('quick line strictness and prompt', () => {
   it('refuses at start-up a quick tool with a loose argument, naming tool and argument', async () => {
-    const office = officeConfigIn();
-    cleanup = office.cleanup;
+    const office = officeForTest();
     const loosen = (t: ToolSpec): ToolSpec =>
       t.name === 'customer_lookup' ? { ...t, inputSchema: z.strictObject({ name: z.string() }) } : t;
     const err = await createPlatform(office.config, { env: {}, wrapTool: loosen }).catch((e: unknown) => e);
@@ -265,43 +256,34 @@ if (!natsUp)
 
 describe.skipIf(!natsUp)('context bus over NATS between two platforms', () => {
   it('a write on one platform reaches the same user’s context on the other, as a summary', async () => {
-    const a = officeConfigIn();
-    const b = officeConfigIn();
     const env = { TWINLINE_NATS_URL: NATS_URL };
-    const pa = await createPlatform(a.config, { env, quickQps: 1000 });
-    const pb = await createPlatform(b.config, { env, quickQps: 1000 });
-    try {
-      const marker = `evt-${String(Math.floor(Math.random() * 9000) + 1000)}`;
-      const arrived = new Promise<ContextEvent>((resolve) => {
-        pb.context.bus.subscribe({ tenant: 'acme', user: 'alice' }, (e) => {
-          if (e.summary.includes('evt-0010')) resolve(e);
-        });
+    const pa = closeAfter(await createPlatform(officeForTest().config, { env, quickQps: 1000 }));
+    const pb = closeAfter(await createPlatform(officeForTest().config, { env, quickQps: 1000 }));
+    const marker = `evt-${String(Math.floor(Math.random() * 9000) + 1000)}`;
+    const arrived = new Promise<ContextEvent>((resolve) => {
+      pb.context.bus.subscribe({ tenant: 'acme', user: 'alice' }, (e) => {
+        if (e.summary.includes('evt-0010')) resolve(e);
       });
-      pb.context.watch('acme');
-      await pb.context.bus.flush();
-      const alice = pa.runtime.identities.resolve('alice', 'acme');
-      const script = new ScriptedProvider([
-        {
-          tool_calls: [
-            {
-              name: 'calendar_reschedule',
-              arguments: { eventId: 'evt-0010', start: '2026-12-24T08:00:00Z', end: '2026-12-24T09:00:00Z' },
-            },
-          ],
-        },
-        { text: `moved ${marker}` },
-      ]);
-      const r = await pa.handle(alice, '把项目启动会改到下午4点', { provider: script });
-      expect(r.executed).toEqual(['calendar_reschedule']);
-      const event = await arrived;
-      expect(event.fromLine).toBe('quick');
-      expect(pb.context.promptLine('acme', 'alice')).toContain('evt-0010');
-      expect(pb.context.promptLine('acme', 'bob')).not.toContain('evt-0010');
-    } finally {
-      await pa.close();
-      await pb.close();
-      a.cleanup();
-      b.cleanup();
-    }
+    });
+    pb.context.watch('acme');
+    await pb.context.bus.flush();
+    const alice = pa.runtime.identities.resolve('alice', 'acme');
+    const script = new ScriptedProvider([
+      {
+        tool_calls: [
+          {
+            name: 'calendar_reschedule',
+            arguments: { eventId: 'evt-0010', start: '2026-12-24T08:00:00Z', end: '2026-12-24T09:00:00Z' },
+          },
+        ],
+      },
+      { text: `moved ${marker}` },
+    ]);
+    const r = await pa.handle(alice, '把项目启动会改到下午4点', { provider: script });
+    expect(r.executed).toEqual(['calendar_reschedule']);
+    const event = await arrived;
+    expect(event.fromLine).toBe('quick');
+    expect(pb.context.promptLine('acme', 'alice')).toContain('evt-0010');
+    expect(pb.context.promptLine('acme', 'bob')).not.toContain('evt-0010');
   });
 });

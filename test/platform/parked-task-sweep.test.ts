@@ -1,25 +1,16 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createPlatform, type Platform } from '../../src/platform/index.js';
-import { officeConfigIn } from '../lines/office-fixture.js';
+import { describe, expect, it } from 'vitest';
+import { createPlatform } from '../../src/platform/index.js';
+import { ATLAS_BILLING_REQUEST, officePerTest } from '../lines/office-fixture.js';
 
 // The sweep `twinline serve` runs: reviews a rule decides or that expire, then parked tasks whose
 // review ended without anyone waking them.
 
-let platform: Platform | undefined;
-let cleanup: (() => void) | undefined;
-afterEach(async () => {
-  await platform?.close();
-  cleanup?.();
-  platform = undefined;
-});
-
-const REQUEST = '分析 atlas 项目的账单并生成报告';
+const { office: officeForTest, closeAfter } = officePerTest();
 
 async function setup(now: () => Date = () => new Date()) {
-  const office = officeConfigIn();
-  cleanup = office.cleanup;
+  const office = officeForTest();
   // The office domain's reviewers.yaml lives beside its config file; the copy keeps it.
   const plan = {
     goal: 'Atlas billing',
@@ -28,8 +19,7 @@ async function setup(now: () => Date = () => new Date()) {
   };
   const script = join(office.dir, 'deep.json');
   writeFileSync(script, JSON.stringify([{ text: JSON.stringify(plan) }, { text: 'Atlas billed.' }]));
-  const p = await createPlatform(office.config, { env: {}, model: `scripted:${script}`, now });
-  platform = p;
+  const p = closeAfter(await createPlatform(office.config, { env: {}, model: `scripted:${script}`, now }));
   const tasks = p.store.forTenant('acme').tasks;
   const statusOf = async (id: string) => (await tasks.getTask(id))?.status;
   const until = async (id: string, status: string) => {
@@ -38,7 +28,7 @@ async function setup(now: () => Date = () => new Date()) {
     return statusOf(id);
   };
   const submit = async (user: string) => {
-    const r = await p.handle(p.runtime.identities.resolve(user, 'acme'), REQUEST);
+    const r = await p.handle(p.runtime.identities.resolve(user, 'acme'), ATLAS_BILLING_REQUEST);
     expect(r.outcome).toBe('queued');
     return r.taskId!;
   };

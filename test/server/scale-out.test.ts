@@ -6,6 +6,7 @@ import { type NatsConnection, connect as natsConnect } from 'nats';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTEXT_SUBJECT_PREFIX } from '../../src/context/index.js';
+import { ATLAS_BILLING_PLAN } from '../lines/office-fixture.js';
 import { officeTempConfig } from '../support/office-temp.js';
 import { PG_ADMIN_URL, postgresReachable, REDIS_URL, redisReachable } from '../support/services.js';
 
@@ -118,14 +119,7 @@ describe('scale-out: two serve processes on PostgreSQL and Redis', () => {
         { text: 'ok' },
       ]),
     );
-    const plan = {
-      goal: 'Atlas billing',
-      capabilities: ['billing_report_query'],
-      steps: [
-        { goal: 'policy', tool: 'doc_search', args: { query: 'billing' } },
-        { goal: 'billing', tool: 'billing_report_query', args: { period: '2026-11', project: 'atlas' } },
-      ],
-    };
+    const plan = ATLAS_BILLING_PLAN;
     const deep = join(office.dir, 'deep.json');
     writeFileSync(deep, JSON.stringify({ turns: [{ text: JSON.stringify(plan) }, { text: 'reported' }] }));
 
