@@ -10,7 +10,8 @@ import {
   selectRelevantSummaries,
 } from '../../src/lines/index.js';
 import { createRuntime } from '../../src/runtime/index.js';
-import { deepPlan, officePerTest } from './office-fixture.js';
+import { deepPlan } from './office-fixture.js';
+import { officePerTest } from './office-per-test.js';
 
 const { office: officeForTest, closeAfter } = officePerTest();
 

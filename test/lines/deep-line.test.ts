@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '../../src/agent/index.js';
 import { DeepLine, type LineEvent, ModelPlanner, parsePlan } from '../../src/lines/index.js';
 import { createRuntime } from '../../src/runtime/index.js';
-import { deepPlan, officePerTest } from './office-fixture.js';
+import { deepPlan } from './office-fixture.js';
+import { officePerTest } from './office-per-test.js';
 
 const { office: officeForTest, closeAfter } = officePerTest();
 

@@ -4,7 +4,8 @@ import { DeepLine, ModelPlanner } from '../../src/lines/index.js';
 import { endedReview, ReviewService } from '../../src/review/index.js';
 import { createRuntime } from '../../src/runtime/index.js';
 import type { TaskPatch, TaskRepository } from '../../src/store/index.js';
-import { ATLAS_BILLING_PLAN, ATLAS_BILLING_REQUEST, officePerTest } from './office-fixture.js';
+import { ATLAS_BILLING_PLAN, ATLAS_BILLING_REQUEST } from './office-fixture.js';
+import { officePerTest } from './office-per-test.js';
 
 // A deep task parks on a review; whoever settles the review, and whenever, the task moves on
 // exactly once.

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach } from 'vitest';
 import { loadOfficeDomain, type TwinlineConfig } from '../../src/config/index.js';
 
 /** The office domain with its data and store in a fresh temporary folder. */
@@ -17,31 +16,6 @@ export function officeConfigIn(dir = mkdtempSync(join(tmpdir(), 'twinline-lines-
     store: { sqliteFile: join(dir, 'twinline.sqlite') },
   };
   return { config, dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/**
- * What a test opens on the office domain, closed and removed when the test ends: `office()` gives
- * the domain in a fresh temporary folder, `closeAfter(x)` closes `x` (newest first) before the
- * folders go.
- */
-export function officePerTest() {
-  const open: { close(): Promise<void> }[] = [];
-  const folders: (() => void)[] = [];
-  afterEach(async () => {
-    for (const x of open.splice(0).reverse()) await x.close();
-    for (const remove of folders.splice(0)) remove();
-  });
-  return {
-    office(): ReturnType<typeof officeConfigIn> {
-      const o = officeConfigIn();
-      folders.push(o.cleanup);
-      return o;
-    },
-    closeAfter<T extends { close(): Promise<void> }>(x: T): T {
-      open.push(x);
-      return x;
-    },
-  };
 }
 
 /** The request a finance analyst makes for the atlas billing report, and the plan that answers it:

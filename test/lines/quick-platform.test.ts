@@ -7,7 +7,7 @@ import { type ContextEvent, InProcessContextBus } from '../../src/context/index.
 import { ConfigError } from '../../src/core/index.js';
 import { createPlatform, type PlatformOptions } from '../../src/platform/index.js';
 import type { ToolSpec } from '../../src/tools/index.js';
-import { officePerTest } from './office-fixture.js';
+import { officePerTest } from './office-per-test.js';
 
 const { office: officeForTest, closeAfter } = officePerTest();
 

@@ -2,7 +2,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPlatform } from '../../src/platform/index.js';
-import { ATLAS_BILLING_REQUEST, officePerTest } from '../lines/office-fixture.js';
+import { ATLAS_BILLING_REQUEST } from '../lines/office-fixture.js';
+import { officePerTest } from '../lines/office-per-test.js';
 
 // The sweep `twinline serve` runs: reviews a rule decides or that expire, then parked tasks whose
 // review ended without anyone waking them.
