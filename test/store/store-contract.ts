@@ -326,6 +326,22 @@ export function defineStoreContract(label: string, target: () => Promise<StoreTe
       expect(await tasks.updateTask(id, { status: 'running', currentStep: 1 })).toEqual({ changed: true });
       expect((await tasks.listTasks({ status: 'running' })).map((x) => x.id)).toEqual([id]);
 
+      // A conditional update applies only while the task still has the status and version read.
+      const seen = (await tasks.getTask(id))!;
+      expect(await tasks.updateTask(id, { status: 'x' }, { status: 'pending' })).toEqual({ changed: false });
+      expect(
+        await tasks.updateTask(id, { currentStep: 1 }, { status: 'running', updatedAt: 'not-what-was-read' }),
+      ).toEqual({ changed: false });
+      await new Promise((r) => setTimeout(r, 2)); // a later write gets a later `updatedAt`
+      expect(
+        await tasks.updateTask(id, { currentStep: 1 }, { status: 'running', updatedAt: seen.updatedAt }),
+      ).toEqual({ changed: true });
+      // The version moved on: a second writer holding the same read loses.
+      expect(
+        await tasks.updateTask(id, { status: 'stale' }, { status: 'running', updatedAt: seen.updatedAt }),
+      ).toEqual({ changed: false });
+      expect((await tasks.getTask(id))?.status).toBe('running');
+
       await tasks.upsertStep({ taskId: id, stepNo: 2, status: 'pending', goal: 'send mail' });
       await tasks.upsertStep({
         taskId: id,
