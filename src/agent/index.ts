@@ -26,7 +26,6 @@ export {
   type SubagentRunMode,
 } from './events.js';
 export { boundCallCount } from './frame-context.js';
-export { agentGatewayStages } from './gateway-stages.js';
 export { runAgentLoop } from './loop.js';
 export * from './mcp/index.js';
 export * from './providers/index.js';

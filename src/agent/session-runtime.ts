@@ -54,7 +54,8 @@ export interface SessionRuntime {
   readonly limits: RuntimeLimits;
   readonly trustedFolder: boolean;
   readonly thirdPartyText: ThirdPartyTextLedger | undefined;
-  readonly declaredCapabilities: readonly string[] | undefined;
+  /** High-risk capabilities the user's prompts declared so far (grows per run, never from the model). */
+  declaredCapabilities: readonly string[] | undefined;
   /** Live agent frames by id. */
   readonly frames: Map<string, AgentFrame>;
   userQuestion: UserQuestionHandler | undefined;

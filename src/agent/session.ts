@@ -41,6 +41,12 @@ export interface AgentSessionOptions {
   readonly trustedFolder?: boolean;
   readonly thirdPartyText?: ThirdPartyTextLedger;
   readonly declaredCapabilities?: readonly string[];
+  /**
+   * The high-risk capabilities a prompt of the user declares (the intent slot). Called on each
+   * run with that run's prompt; a session's declarations accumulate over its runs. The model's
+   * own words never reach it.
+   */
+  readonly declareIntent?: (prompt: string) => readonly string[];
 }
 
 /** A session is single-threaded: one run at a time. */
@@ -190,6 +196,12 @@ export class AgentSession {
     }
     // Re-resolve per run: tools registered since the last run become visible, removed ones vanish.
     this.#grant = undefined;
+    const declared = this.#opts.declareIntent?.(prompt);
+    if (declared && declared.length > 0) {
+      this.#rt.declaredCapabilities = [...new Set([...(this.#rt.declaredCapabilities ?? []), ...declared])];
+    } else if (this.#opts.declareIntent && !this.#rt.declaredCapabilities) {
+      this.#rt.declaredCapabilities = [];
+    }
     const stream = options.stream === false ? undefined : this.events.subscribe();
     const frame = new AgentFrame({
       runtime: this.#rt,

@@ -1,4 +1,3 @@
-export { decisionStages, lineAccessState, loadConfigPolicy } from './decision-stages.js';
 export { type ExecutionOutcome, executeWithTimeout } from './execute-with-timeout.js';
 export { freezeShared, isSharedFrozen, outputJson } from './frozen-output.js';
 export { renderModelContent } from './model-content.js';
@@ -7,6 +6,7 @@ export type { ApprovedReview, QueuedReview, ReviewExecutionLedger, ReviewQueue }
 export { insertStage, STAGE_ORDER, type StagePosition, type StageSlot } from './stage-order.js';
 export {
   checkRbac,
+  checkTenancy,
   defaultResultStages,
   defaultStages,
   rbacStage,
@@ -16,6 +16,7 @@ export {
 } from './stages/index.js';
 export {
   type GatewayCheck,
+  type ReviewReplay,
   ToolGateway,
   type ToolGatewayOptions,
   type ToolLookup,

@@ -1,6 +1,7 @@
 import {
   decide,
   hashCanonical,
+  type Identity,
   type StageDecision,
   TwinlineError,
   uuidV7,
@@ -67,6 +68,23 @@ type PreOutcome = {
 interface RunOptions {
   readonly skipStage?: string;
   readonly dryRun: boolean;
+  /** Replaying an approved review: any verdict but allow ends the call without queueing or asking. */
+  readonly replay?: boolean;
+  /** Decisions made before the stages ran (the reviewer's approval), first in the path. */
+  readonly leadPath?: readonly StageDecision[];
+  /**
+   * The approver already answered for exactly these arguments (they edited them): an `ask` is
+   * that answer; every other verdict stands.
+   */
+  readonly answered?: StageDecision;
+}
+
+/** How an approved review runs again: who the requester is now, and who approved it. */
+export interface ReviewReplay {
+  /** The requester as the directory resolves them now; undefined when they no longer exist. */
+  readonly identity: Identity | undefined;
+  /** The approval, recorded first in the decision path (who decided, and any self-approval rule). */
+  readonly approval?: StageDecision;
 }
 
 const NO_STAGES: StageDecision = Object.freeze({
@@ -145,11 +163,13 @@ export class ToolGateway {
   }
 
   /**
-   * Runs a review a human approved: claims it (exactly once, atomically, in the store), re-runs
-   * every pre-stage except `review` with the original arguments and identity, executes, audits,
-   * and records the outcome on the review.
+   * Runs a review a person (or a reviewer rule) approved: claims it (exactly once, atomically, in
+   * the store), then decides the call again from the start with `replay.identity` — the requester
+   * as the directory knows them now, not as they were when the call was queued — and every stage
+   * of this gateway (a `review-replay` profile: the review slot is the approval itself). A call
+   * that no longer passes is recorded on the review and in the audit, and never executed.
    */
-  async executeApprovedReview(review: ApprovedReview): Promise<GatewayResult> {
+  async executeApprovedReview(review: ApprovedReview, replay: ReviewReplay): Promise<GatewayResult> {
     if (this.#dryRunOnly)
       throw new TwinlineError('gateway.dry-run-only', 'this gateway can only check calls (no store)');
     const ledger = this.#reviews;
@@ -159,42 +179,79 @@ export class ToolGateway {
         'the gateway has no review store to claim reviews from',
       );
     }
+    const identity = replay.identity ?? review.identity;
     const ctx: CallContext = {
-      identity: review.identity,
+      identity,
       sessionId: review.sessionId,
       domain: review.domain,
       ...(review.agent && review.agent !== 'main'
         ? { agent: { name: review.agent, depth: 1, background: false, teammate: false } }
         : {}),
-      // The call passed the intent stage when it was parked (intent runs before review), and the
-      // task's declaration is not part of the review; a human approval now confirms the intent.
-      extensions: { intent: { enforce: false } },
+      // A reviewer approved this very call: that is its declaration (a replay profile that keeps
+      // the intent slot sees it declared, never more than this one tool).
+      declaredCapabilities: [review.tool],
     };
     const call: ToolCall = { id: `review-${review.id}`, name: review.tool, arguments: review.args };
-    const claimed = await ledger.claimForExecution(review.id);
-    if (!claimed) {
+    const started = performance.now();
+    const time = new Date();
+    const lead = replay.approval ? [replay.approval] : [];
+    if (!replay.identity) {
       const d = decide(
         'deny',
         'review',
-        'review.not-claimable',
-        `Review ${review.id} is not approved or was already executed.`,
+        'review.requester-unknown',
+        `The requester ${review.user} is no longer in the directory of tenant ${review.tenant}; the approved call does not run.`,
       );
-      return this.#finish(call, ctx, performance.now(), new Date(), {
+      if (!(await ledger.claimForExecution(review.id)))
+        return this.#notClaimable(call, ctx, review, started, time);
+      await ledger.complete(review.id, { status: 'failed', resultSummary: `re-decided: ${d.ruleId}` });
+      return this.#finish(call, ctx, started, time, {
         status: 'denied',
         decision: d,
-        path: [d],
+        path: [...lead, d],
         args: review.args,
       });
     }
-    const result = await this.#attempt(call, ctx, { dryRun: false, skipStage: 'review' });
+    if (!(await ledger.claimForExecution(review.id)))
+      return this.#notClaimable(call, ctx, review, started, time);
+    const result = await this.#attempt(call, ctx, {
+      dryRun: false,
+      skipStage: 'review',
+      replay: true,
+      leadPath: lead,
+    });
     await ledger.complete(review.id, {
       status: result.status === 'executed' ? 'executed' : 'failed',
       resultSummary:
         result.status === 'executed'
           ? summariseOutput(result.output)
-          : `${result.status}: ${result.error?.message ?? result.decision.reason}`.slice(0, 300),
+          : `${result.status === 'denied' ? 're-decided' : result.status}: ${result.decision.stage}/${result.decision.ruleId}: ${result.error?.message ?? result.decision.reason}`.slice(
+              0,
+              300,
+            ),
     });
     return result;
+  }
+
+  #notClaimable(
+    call: ToolCall,
+    ctx: CallContext,
+    review: ApprovedReview,
+    started: number,
+    time: Date,
+  ): GatewayResult {
+    const d = decide(
+      'deny',
+      'review',
+      'review.not-claimable',
+      `Review ${review.id} is not approved or was already executed.`,
+    );
+    return this.#finish(call, ctx, started, time, {
+      status: 'denied',
+      decision: d,
+      path: [d],
+      args: review.args,
+    });
   }
 
   async #attempt(call: ToolCall, ctx: CallContext, opts: RunOptions): Promise<GatewayResult> {
@@ -224,6 +281,15 @@ export class ToolGateway {
       });
     }
     const { decision, path, prepared } = pre;
+    if (opts.replay && pre.verdict !== 'allow') {
+      // A changed outcome: the approval was for a call that no longer passes; it never runs.
+      return this.#finish(call, ctx, started, time, {
+        status: 'denied',
+        decision,
+        path,
+        args: prepared.args,
+      });
+    }
     if (pre.verdict === 'deny') {
       return this.#finish(call, ctx, started, time, {
         // A resilience stage marks a refusal for load (not for policy) as `rate_limited`.
@@ -356,7 +422,7 @@ export class ToolGateway {
   }
 
   async #runStages(prepared: PreparedCall, ctx: CallContext, opts: RunOptions): Promise<PreOutcome> {
-    const path: StageDecision[] = [];
+    const path: StageDecision[] = opts.leadPath ? [...opts.leadPath] : [];
     let current = prepared;
     for (const stage of this.stages) {
       if (stage.name === opts.skipStage) continue;
@@ -366,18 +432,28 @@ export class ToolGateway {
       if (d.updatedArgs !== undefined)
         current = { call: current.call, tool: current.tool, args: d.updatedArgs };
       if (d.verdict === 'allow') continue;
-      if (d.verdict === 'ask' && !opts.dryRun && ctx.approver) {
+      if (d.verdict === 'ask' && opts.answered) {
+        path.push(opts.answered);
+        continue;
+      }
+      if (d.verdict === 'ask' && !opts.dryRun && !opts.replay && ctx.approver) {
         const answer = await this.#askApprover(current, d, ctx);
         path.push(answer.decision);
         if (answer.decision.verdict !== 'allow') {
           return { verdict: 'deny', decision: answer.decision, path, prepared: current };
         }
         if (answer.updatedArgs !== undefined) {
-          // An approver may edit arguments; they are re-validated like the model's own.
+          // Edited arguments are a new call: schema, rules, policy and parameters decide again on
+          // them from the first stage. Only an `ask` counts as answered — by this approval.
           const v = validateArgs(current.tool.inputSchema, current.tool.name, answer.updatedArgs);
           path.push(v);
           if (v.verdict !== 'allow') return { verdict: 'deny', decision: v, path, prepared: current };
-          current = { call: current.call, tool: current.tool, args: v.updatedArgs };
+          const again = await this.#runStages(
+            { call: current.call, tool: current.tool, args: v.updatedArgs },
+            ctx,
+            { ...opts, leadPath: path, answered: answer.decision },
+          );
+          return again;
         }
         continue;
       }

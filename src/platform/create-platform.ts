@@ -4,14 +4,8 @@ import { createAccessPort, type ModelProvider, NoProviderError } from '../agent/
 import type { TwinlineConfig } from '../config/index.js';
 import { type ContextBus, openContextBus } from '../context/index.js';
 import type { Identity } from '../core/index.js';
-import { createInputGate, createQuotingStage, createRedactionStage } from '../gates/index.js';
-import {
-  decisionStages,
-  type GatewayStage,
-  loadConfigPolicy,
-  type ResultStage,
-  ToolGateway,
-} from '../gateway/index.js';
+import { createInputGate } from '../gates/index.js';
+import type { ToolGateway } from '../gateway/index.js';
 import {
   assertDisjointAllowlists,
   assertStrictQuickTools,
@@ -29,12 +23,11 @@ import {
   type RequestResult,
   withQuickCache,
 } from '../lines/index.js';
+import { type GatewaySite, Pipeline, PROFILES, reviewReplayProfile } from '../pipeline/index.js';
 import { loadReviewerFile } from '../policy/index.js';
 import {
   type BreakerOptions,
   ConcurrencyQueue,
-  createBreakerStage,
-  createRateLimitStage,
   SharedBreakerState,
   ToolBreakers,
   UserRateLimiter,
@@ -45,7 +38,6 @@ import { createRuntime, type Runtime } from '../runtime/index.js';
 import type { AuditRecord, AuditSink, Store } from '../store/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import { LineToolCatalog, withBreaker } from './line-tools.js';
-import { memoizeResultStage } from './memoized-result-stage.js';
 import { gateOutput, loadWatermarkKey } from './output-gate.js';
 import { providerSource } from './provider-source.js';
 import { RoutingLog } from './routing-log.js';
@@ -88,6 +80,8 @@ export interface ReviewDecisionResult {
   readonly request?: RequestResult;
   /** The deep task that continues after this review. */
   readonly resumedTask?: string;
+  /** Why the decision was refused (four-eyes: the requester may not approve their own call). */
+  readonly refused?: { readonly ruleId: string; readonly reason: string };
 }
 
 export type LineName = 'deep' | 'quick' | 'readonly';
@@ -99,6 +93,8 @@ export interface Platform {
   readonly gateways: Readonly<Record<LineName, ToolGateway>>;
   readonly dispatcher: LineDispatcher;
   readonly deep: DeepLine;
+  /** The read-only line: retrieval answers, and the degraded path with a ticket. */
+  readonly readonlyLine: ReadonlyLine;
   readonly reviews: ReviewService;
   readonly breakers: ToolBreakers;
   readonly routing: RoutingLog;
@@ -151,7 +147,6 @@ export async function createPlatform(
   const registry = runtime.registry;
   const now = options.now ?? (() => new Date());
 
-  const policy = loadConfigPolicy(config);
   const reviewersFile = join(dirname(config.file), 'reviewers.yaml');
   const reviewers = existsSync(reviewersFile) ? loadReviewerFile(reviewersFile) : undefined;
 
@@ -179,20 +174,6 @@ export async function createPlatform(
     ...(options.redis ? { redis: options.redis } : {}),
     keyPrefix: `${options.redisPrefix ?? 'twinline'}:quick`,
   });
-
-  // Quote (and scan) third-party text first, then redact by field tag and viewer level.
-  // Redaction is a pure function of tool, viewer level and output: a cached read is not rescanned.
-  const resultStages: ResultStage[] = [
-    createQuotingStage(),
-    memoizeResultStage(createRedactionStage()),
-    createWriteFactStage(),
-  ];
-  // The deciding stages `twinline check` shows, then this line's resilience stages.
-  const lineStages = (allow: ReadonlySet<string>, extra: GatewayStage[]): GatewayStage[] => [
-    ...decisionStages(allow, policy),
-    ...extra,
-    createBreakerStage(breakers),
-  ];
 
   const wrapTool = options.wrapTool ?? ((t: ToolSpec) => t);
   const allowed = (names: readonly string[]) =>
@@ -223,28 +204,31 @@ export async function createPlatform(
         flush: () => store.audit.flush(),
       }
     : store.audit;
-  const gatewayFor = (tools: LineToolCatalog, extra: GatewayStage[]) =>
-    new ToolGateway({
-      tools,
-      audit,
-      reviews: store.reviews,
-      stages: lineStages(tools.names, extra),
-      resultStages,
-      ...(config.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: config.approvalTimeoutMs } : {}),
-    });
+  // The serve profiles of the pipeline: the same layers `twinline check` explains, plus this
+  // process's limits, breakers and the quick line's write facts.
+  const pipeline = new Pipeline({
+    ...runtime.pipeline.layers,
+    audit,
+    rateLimiter: limiter,
+    breakers,
+    factStage: createWriteFactStage(),
+  });
+  const site = (tools: LineToolCatalog): GatewaySite => ({ tools, allow: tools.names });
+  const sites = { deep: site(deepTools), quick: site(quickTools), readonly: site(readonlyTools) };
   const gateways = {
-    deep: gatewayFor(deepTools, []),
-    quick: gatewayFor(quickTools, [createRateLimitStage({ limiter })]),
-    readonly: gatewayFor(readonlyTools, []),
+    deep: pipeline.gateway(PROFILES['serve.deep'], sites.deep),
+    quick: pipeline.gateway(PROFILES['serve.quick'], sites.quick),
+    readonly: pipeline.gateway(PROFILES['serve.readonly'], sites.readonly),
+  };
+  // Approved reviews run again on the profile of the line they came from, review slot aside.
+  const replays = {
+    deep: pipeline.gateway(reviewReplayProfile(PROFILES['serve.deep']), sites.deep),
+    quick: pipeline.gateway(reviewReplayProfile(PROFILES['serve.quick']), sites.quick),
+    readonly: pipeline.gateway(reviewReplayProfile(PROFILES['serve.readonly']), sites.readonly),
   };
 
-  const resolveIdentity = (tenant: string, user: string): Identity | undefined => {
-    try {
-      return runtime.identities.resolve(user, tenant);
-    } catch {
-      return undefined;
-    }
-  };
+  const resolveIdentity = (tenant: string, user: string): Identity | undefined =>
+    runtime.identities.find(user, tenant);
   const newProvider = providerSource(options.model ?? env.TWINLINE_MODEL, env);
 
   const deep = new DeepLine({
@@ -280,10 +264,11 @@ export async function createPlatform(
   const reviews = new ReviewService({
     reviews: store.reviews,
     gateway: {
-      // A review is executed by the gateway of the line its call came from.
-      executeApprovedReview: (review) =>
-        (gateways[review.domain as LineName] ?? gateways.deep).executeApprovedReview(review),
+      // A review is executed by the replay gateway of the line its call came from.
+      executeApprovedReview: (review, replay) =>
+        (replays[review.domain as LineName] ?? replays.deep).executeApprovedReview(review, replay),
     },
+    resolveIdentity,
     ...(reviewers ? { reviewers } : {}),
     now,
   });
@@ -383,6 +368,19 @@ export async function createPlatform(
     note?: string,
   ): Promise<ReviewDecisionResult> => {
     const reviewsRepo = store.forTenant(reviewer.tenant).reviews;
+    const pending = await reviewsRepo.get(id);
+    if (approve && pending?.status === 'pending' && pending.user === reviewer.user) {
+      // Four-eyes: a flagged request is cleared by someone other than its author.
+      return {
+        id,
+        decided: false,
+        status: pending.status,
+        refused: {
+          ruleId: 'review.four-eyes',
+          reason: `${reviewer.user} wrote this request and may not clear it; another reviewer must`,
+        },
+      };
+    }
     const { changed } = await reviewsRepo.decide(id, {
       decision: approve ? 'approved' : 'denied',
       by: reviewer.user,
@@ -416,6 +414,7 @@ export async function createPlatform(
       if (!item) return { id, decided: false, status: 'missing' };
       if (item.tool === INPUT_REVIEW_TOOL) return decideInputReview(reviewer, id, true, note);
       const outcome = await reviews.approve(id, reviewer.user, note);
+      if (outcome.refused) return { id, decided: false, status: outcome.status, refused: outcome.refused };
       // Losing the claim to another approver (or process) is not an execution of ours.
       const exec =
         outcome.execution?.decision.ruleId === 'review.not-claimable' ? undefined : outcome.execution;
@@ -455,6 +454,7 @@ export async function createPlatform(
     gateways,
     dispatcher,
     deep,
+    readonlyLine: readonly,
     reviews,
     breakers,
     routing,

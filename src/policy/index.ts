@@ -40,6 +40,7 @@ export {
   type ReviewerSet,
   type ReviewerVerdict,
   type ReviewSubject,
+  type SelfApprovalRule,
 } from './review/reviewer-document.js';
 export { normaliseForMatch, ShingleLedger, type ShingleLedgerOptions } from './third-party-ledger.js';
 export type * from './types.js';

@@ -5,7 +5,6 @@ import { compileRuleSet, loadAccessEnvironment } from '../access/index.js';
 import {
   type AgentEvent,
   AgentSession,
-  agentGatewayStages,
   createAccessPort,
   createControlTools,
   createProvider,
@@ -19,7 +18,8 @@ import {
   type TwinlineConfig,
 } from '../config/index.js';
 import { type Identity, TwinlineError } from '../core/index.js';
-import { type ApprovalAnswer, type ApprovalRequest, type Approver, ToolGateway } from '../gateway/index.js';
+import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gateway/index.js';
+import { declaredByRequest, loadConfigPolicy, Pipeline, PROFILES } from '../pipeline/index.js';
 import { ToolRegistry, type ToolSpec } from '../tools/index.js';
 import { createWorkspaceTools, isWithin, resolveInWorkspace, rootsFor } from '../tools/workspace/index.js';
 import { LazyStore } from './lazy-store.js';
@@ -47,9 +47,10 @@ function configFor(cwd: string, env: NodeJS.ProcessEnv): TwinlineConfig {
 
 /**
  * Who the stream-json session acts for. `TWINLINE_USER` (and `TWINLINE_TENANT` when the name is
- * in several tenants) picks a user of the configuration; without it the session runs as the local
- * operator: tenant `TWINLINE_TENANT` or `local`, the OS user name, role `developer` (the workspace
- * tools' role), data level L1. Never taken from anything the host or the model sends.
+ * in several tenants) picks a user of the configuration (the `stream-json` profile); without it
+ * the session runs as the local operator (the `host-session` profile): tenant `TWINLINE_TENANT` or
+ * `local`, the OS user name, role `developer` (the workspace tools' role), data level L1. Never
+ * taken from anything the host or the model sends; every slot of the pipeline applies either way.
  */
 export function identityFor(config: TwinlineConfig, env: NodeJS.ProcessEnv): Identity {
   const user = env['TWINLINE_USER'];
@@ -93,6 +94,29 @@ function workspaceTools(cwd: string, cache: ReadCache): ToolSpec[] {
   );
 }
 
+/**
+ * The tools of a stream-json session: the domain's, the workspace tools over `cwd`, and the
+ * control tools (sub-agents, tasks, messages, plan mode, ask_user, the deferred-tool bridge and
+ * code mode) which every role of the domain and the session's own may call; access decides per
+ * agent. `twinline check --profile stream-json` builds the same set.
+ */
+export async function engineRegistry(
+  domain: TwinlineConfig,
+  identity: Identity,
+  cwd: string,
+  cache?: ReadCache,
+): Promise<ToolRegistry> {
+  const registry = new ToolRegistry().registerAll(await loadTools(domain));
+  for (const tool of workspaceTools(cwd, cache ?? new ReadCache(cwd))) {
+    if (!registry.get(tool.name)) registry.register(tool);
+  }
+  const roles = [...new Set([...domain.users.flatMap((u) => u.roles), ...identity.roles])];
+  for (const tool of createControlTools({ allowedRoles: roles })) {
+    if (!registry.get(tool.name)) registry.register(tool);
+  }
+  return registry;
+}
+
 /** The `error` and `result` of a turn that could not start (no model configured). */
 function failedTurn(sessionId: string, code: string, message: string, emit: (e: AgentEvent) => void): void {
   const source = { sessionId, agentId: 'main', agent: 'main', depth: 0 };
@@ -115,18 +139,9 @@ function failedTurn(sessionId: string, code: string, message: string, emit: (e: 
  */
 export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineRuntime> {
   const domain = configFor(config.cwd, config.env);
-  const registry = new ToolRegistry().registerAll(await loadTools(domain));
   const cache = new ReadCache(config.cwd);
-  for (const tool of workspaceTools(config.cwd, cache)) {
-    if (!registry.get(tool.name)) registry.register(tool);
-  }
   const identity = identityFor(domain, config.env);
-  // Sub-agents, tasks, messages, plan mode, ask_user, the deferred-tool bridge and code mode:
-  // every role of the domain (and the session's own) may call them; access decides per agent.
-  const roles = [...new Set([...domain.users.flatMap((u) => u.roles), ...identity.roles])];
-  for (const tool of createControlTools({ allowedRoles: roles })) {
-    if (!registry.get(tool.name)) registry.register(tool);
-  }
+  const registry = await engineRegistry(domain, identity, config.cwd, cache);
   // Opened by the first audit record or review, never on the way to `system/init`.
   const store = new LazyStore(async () => {
     const { openStore } = await import('../store/index.js');
@@ -137,13 +152,16 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
         : { ...(domain.store.sqliteFile ? { sqliteFile: domain.store.sqliteFile } : {}), env: config.env },
     );
   });
-  const gateway = new ToolGateway({
-    tools: registry,
+  // The domain's policy, parameter constraints, intent rules and field tags apply to the host's
+  // session as to every other door; a session without a directory user is its own profile.
+  const pipeline = new Pipeline({
+    policy: loadConfigPolicy(domain),
     audit: store.audit,
     reviews: store.reviews,
-    stages: agentGatewayStages((name) => registry.get(name)),
-    ...(domain.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: domain.approvalTimeoutMs } : {}),
+    approvalTimeoutMs: domain.approvalTimeoutMs,
   });
+  const profile = PROFILES[config.env['TWINLINE_USER'] ? 'stream-json' : 'host-session'];
+  const gateway = pipeline.gateway(profile, { tools: registry });
   // The folder's settings (user, project, local, managed; project levels only when trusted),
   // trust and agent definitions, plus the host's --allowedTools/--disallowedTools on top.
   const environment = loadAccessEnvironment({
@@ -180,6 +198,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
       domain: 'cli',
       definitions: environment.definitions,
       trustedFolder: environment.trusted,
+      declareIntent: (prompt) => declaredByRequest(prompt, registry.list()),
       ...(systemPrompt ? { systemPrompt } : {}),
       ...(config.maxTurns !== undefined ? { limits: { maxTurns: config.maxTurns } } : {}),
     });

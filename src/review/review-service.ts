@@ -1,22 +1,39 @@
-import type { ApprovedReview, GatewayResult } from '../gateway/index.js';
+import { decide, type Identity, type StageDecision } from '../core/index.js';
+import type { ApprovedReview, GatewayResult, ReviewReplay } from '../gateway/index.js';
 import type { ReviewerSet } from '../policy/index.js';
 import type { ReviewItem, ReviewRepository, ReviewStatus } from '../store/index.js';
 
-/** The one gateway operation the review service needs. */
+/** The one gateway operation the review service needs (a `review-replay` gateway). */
 export interface ApprovedReviewRunner {
-  executeApprovedReview(review: ApprovedReview): Promise<GatewayResult>;
+  executeApprovedReview(review: ApprovedReview, replay: ReviewReplay): Promise<GatewayResult>;
 }
 
-export interface ReviewServiceOptions {
+interface ReviewServiceBase {
   readonly reviews: ReviewRepository;
-  /** Absent: approvals are recorded, and executed later by a process that has a gateway. */
-  readonly gateway?: ApprovedReviewRunner;
   /** Rule-based reviewers (reviewers.yaml); absent means humans decide everything. */
   readonly reviewers?: ReviewerSet;
   readonly now?: () => Date;
   /** Name recorded as `decidedBy` for rule-based decisions. */
   readonly autoReviewerName?: string;
 }
+
+export type ReviewServiceOptions = ReviewServiceBase &
+  (
+    | {
+        /** Absent: approvals are recorded, and executed later by a process that has a gateway. */
+        readonly gateway?: undefined;
+        readonly resolveIdentity?: undefined;
+      }
+    | {
+        /** Runs approved calls: a gateway of a `review-replay` profile. */
+        readonly gateway: ApprovedReviewRunner;
+        /**
+         * The requester as the directory knows them now (undefined: gone). An approved call runs
+         * as this identity, never as the snapshot taken when it was queued.
+         */
+        readonly resolveIdentity: (tenant: string, user: string) => Identity | undefined;
+      }
+  );
 
 export interface DecisionOutcome {
   readonly id: string;
@@ -26,6 +43,8 @@ export interface DecisionOutcome {
   readonly status: ReviewStatus | 'missing';
   /** The execution, when this call ran the approved review. */
   readonly execution?: GatewayResult;
+  /** Why the decision was refused (four-eyes), when it was; nothing changed. */
+  readonly refused?: { readonly ruleId: string; readonly reason: string };
 }
 
 export interface ProcessReport {
@@ -46,6 +65,7 @@ export class ReviewService {
   readonly #reviewers: ReviewerSet | undefined;
   readonly #now: () => Date;
   readonly #autoName: string;
+  readonly #resolveIdentity: ((tenant: string, user: string) => Identity | undefined) | undefined;
 
   constructor(options: ReviewServiceOptions) {
     this.#reviews = options.reviews;
@@ -53,6 +73,35 @@ export class ReviewService {
     this.#reviewers = options.reviewers;
     this.#now = options.now ?? (() => new Date());
     this.#autoName = options.autoReviewerName ?? 'auto-reviewer';
+    this.#resolveIdentity = options.resolveIdentity;
+    if (options.gateway && !options.resolveIdentity) {
+      throw new TypeError(
+        'ReviewService: a gateway needs resolveIdentity, so approved calls run as who the requester is now',
+      );
+    }
+  }
+
+  /**
+   * Four-eyes: the requester may not decide their own review, unless a self-approval rule of
+   * reviewers.yaml covers it (then the rule is recorded with the decision). Undefined: allowed.
+   */
+  #fourEyes(item: ReviewItem, by: string): { ruleId: string; reason: string } | 'self' | undefined {
+    if (by !== item.user) return undefined;
+    const rule = this.#reviewers?.selfApproval?.({
+      tool: item.tool,
+      args: item.args,
+      identity: item.identity,
+    });
+    if (rule) return 'self';
+    return {
+      ruleId: 'review.four-eyes',
+      reason: `${by} requested this call and may not decide it; another reviewer must (no self-approval rule in reviewers.yaml covers ${item.tool})`,
+    };
+  }
+
+  #run(item: ReviewItem, approval: StageDecision): Promise<GatewayResult> {
+    const identity = this.#resolveIdentity?.(item.tenant, item.user);
+    return this.#gateway!.executeApprovedReview(toApproved(item), { identity, approval });
   }
 
   list(filter: { tenant?: string; status?: ReviewStatus; limit?: number } = {}): Promise<ReviewItem[]> {
@@ -65,6 +114,10 @@ export class ReviewService {
 
   /** Approves a pending review and runs it (at most once, whoever else approves or runs it). */
   async approve(id: string, by: string, note?: string): Promise<DecisionOutcome> {
+    const pending = await this.#reviews.get(id);
+    if (!pending) return { id, decided: false, status: 'missing' };
+    const eyes = pending.status === 'pending' ? this.#fourEyes(pending, by) : undefined;
+    if (eyes && eyes !== 'self') return { id, decided: false, status: pending.status, refused: eyes };
     const { changed } = await this.#reviews.decide(
       id,
       { decision: 'approved', by, ...(note !== undefined ? { note } : {}) },
@@ -75,7 +128,11 @@ export class ReviewService {
     // An approved-but-unclaimed review (e.g. the approver crashed before running it) is run by
     // the next approval or sweep; the store's claim keeps it to one execution.
     if (item.status === 'approved' && this.#gateway) {
-      const execution = await this.#gateway.executeApprovedReview(toApproved(item));
+      const self =
+        eyes === 'self'
+          ? this.#reviewers?.selfApproval?.({ tool: item.tool, args: item.args, identity: item.identity })
+          : undefined;
+      const execution = await this.#run(item, approvalDecision(item, self));
       const after = await this.#reviews.get(id);
       return { id, decided: changed, status: after?.status ?? item.status, execution };
     }
@@ -84,6 +141,9 @@ export class ReviewService {
 
   /** Denies a pending review; the denial is recorded and nothing runs. */
   async deny(id: string, by: string, note?: string): Promise<DecisionOutcome> {
+    const pending = await this.#reviews.get(id);
+    if (!pending) return { id, decided: false, status: 'missing' };
+    // Denying one's own request withdraws it: four-eyes guards approvals, which make things run.
     const { changed } = await this.#reviews.decide(
       id,
       { decision: 'denied', by, ...(note !== undefined ? { note } : {}) },
@@ -116,12 +176,31 @@ export class ReviewService {
     const executed: { id: string; status: string }[] = [];
     if (this.#gateway) {
       for (const item of await this.#reviews.list({ status: 'approved', limit })) {
-        const r = await this.#gateway.executeApprovedReview(toApproved(item));
+        const r = await this.#run(item, approvalDecision(item, undefined));
         executed.push({ id: item.id, status: r.status });
       }
     }
     return { expired, autoDecided, executed };
   }
+}
+
+/** The approval as the first entry of the replayed call's decision path (who, and any self-approval rule). */
+function approvalDecision(
+  item: ReviewItem,
+  self: { ruleId: string; reason: string } | undefined,
+): StageDecision {
+  const by = item.decidedBy ?? 'a reviewer';
+  return self
+    ? decide(
+        'allow',
+        'review',
+        'review.self-approved',
+        `approved by the requester ${by} under self-approval rule "${self.ruleId}": ${self.reason}`,
+        {
+          details: { by, rule: self.ruleId },
+        },
+      )
+    : decide('allow', 'review', 'review.approved', `approved by ${by}`, { details: { by } });
 }
 
 function toApproved(item: ReviewItem): ApprovedReview {

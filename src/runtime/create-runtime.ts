@@ -1,5 +1,12 @@
 import type { TwinlineConfig } from '../config/index.js';
-import { type GatewayStage, type ResultStage, ToolGateway } from '../gateway/index.js';
+import type { ToolGateway } from '../gateway/index.js';
+import {
+  loadConfigPolicy,
+  Pipeline,
+  PROFILES,
+  type ProfileName,
+  RegisteredNames,
+} from '../pipeline/index.js';
 import type { AuditRecord, AuditSink, Store } from '../store/index.js';
 import type { ToolRegistry } from '../tools/index.js';
 import { registerConfiguredTools } from './configured-tools.js';
@@ -13,9 +20,11 @@ export interface RuntimeOptions {
   readonly store?: boolean;
   /** Use this already-open store instead of opening one from config (not closed by `close`). */
   readonly openedStore?: Store;
-  /** Replace the default stage list (schema, rbac, review). */
-  readonly stages?: readonly GatewayStage[];
-  readonly resultStages?: readonly ResultStage[];
+  /**
+   * The profile of `runtime.gateway` (default `library`); `agent-session` for a host that runs
+   * an `AgentSession` over it (access state and approval mode come with each call).
+   */
+  readonly profile?: ProfileName;
   /** Environment for `TWINLINE_DATABASE_URL` (default `process.env`). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -24,7 +33,13 @@ export interface RuntimeOptions {
 export interface Runtime {
   readonly config: TwinlineConfig;
   readonly registry: ToolRegistry;
+  /**
+   * A gateway over every registered tool, built by the pipeline for the runtime's profile: the
+   * configuration's policy, parameter constraints, intent rules and field tags all apply.
+   */
   readonly gateway: ToolGateway;
+  /** The configuration's layers; the only place gateways for other doors are built. */
+  readonly pipeline: Pipeline;
   readonly identities: IdentityDirectory;
   /** Absent in a dry-run runtime (`store: false`). */
   readonly store: Store | undefined;
@@ -40,8 +55,8 @@ const NO_AUDIT: AuditSink = {
 
 /**
  * Assembles a runtime from configuration: registers every tool at start-up (the first invalid
- * manifest aborts), opens the store, builds the gateway with the default stages, and resolves
- * identities by (tenant, user).
+ * manifest aborts), opens the store, builds the gateway through the pipeline (the `library`
+ * profile unless `profile` says otherwise), and resolves identities by (tenant, user).
  */
 export async function createRuntime(config: TwinlineConfig, options: RuntimeOptions = {}): Promise<Runtime> {
   const { registry, mcp } = await registerConfiguredTools(config);
@@ -59,19 +74,22 @@ export async function createRuntime(config: TwinlineConfig, options: RuntimeOpti
         : { ...(config.store.sqliteFile ? { sqliteFile: config.store.sqliteFile } : {}), env },
     );
   }
-  const gateway = new ToolGateway({
-    tools: registry,
+  const pipeline = new Pipeline({
+    policy: loadConfigPolicy(config),
     audit: store ? store.audit : NO_AUDIT,
-    dryRunOnly: !store,
-    ...(store ? { reviews: store.reviews } : {}),
-    ...(options.stages ? { stages: options.stages } : {}),
-    ...(options.resultStages ? { resultStages: options.resultStages } : {}),
-    ...(config.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: config.approvalTimeoutMs } : {}),
+    reviews: store?.reviews,
+    approvalTimeoutMs: config.approvalTimeoutMs,
   });
+  const gateway = pipeline.gateway(
+    PROFILES[options.profile ?? 'library'],
+    { tools: registry, allow: new RegisteredNames(registry) },
+    { dryRun: !store },
+  );
   return {
     config,
     registry,
     gateway,
+    pipeline,
     identities,
     store,
     async close() {

@@ -49,6 +49,11 @@ export class IdentityDirectory {
     return all[0]!;
   }
 
+  /** The identity of `user` in `tenant` as the directory holds it now, or undefined. */
+  find(user: string, tenant: string): Identity | undefined {
+    return this.#byKey.get(`${tenant}\u0000${user}`);
+  }
+
   list(): Identity[] {
     return [...this.#byKey.values()];
   }

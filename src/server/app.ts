@@ -258,6 +258,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
           verb === 'approve'
             ? await platform.approveReview(id, reviewId, body.note)
             : await platform.denyReview(id, reviewId, body.note);
+        if (outcome.refused) throw new ForbiddenError(outcome.refused.reason, 'four_eyes');
         return outcome;
       });
     }

@@ -12,8 +12,8 @@ export class BadRequestError extends TwinlineError {
 
 export class ForbiddenError extends TwinlineError {
   readonly status = 403;
-  constructor(message: string) {
-    super('forbidden', message);
+  constructor(message: string, code = 'forbidden') {
+    super(code, message);
   }
 }
 

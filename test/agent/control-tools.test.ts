@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent, SubagentDefinition } from '../../src/agent/index.js';
 import { type OfficeAgent, type OfficeAgentOptions, officeAgent } from './support/office-agent.js';
+import { RECENT } from '../support/recent-dates.js';
 
 let agent: OfficeAgent | undefined;
 afterEach(async () => {
@@ -8,7 +9,7 @@ afterEach(async () => {
   agent = undefined;
 });
 
-const YEAR = { from: '2026-01-01', to: '2026-12-31' };
+const YEAR = RECENT;
 type Decision = Extract<AgentEvent, { type: 'decision' }>;
 type ToolResult = Extract<AgentEvent, { type: 'tool_result' }>;
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/agent/index.js';
 import { type OfficeAgent, type OfficeAgentOptions, officeAgent } from './support/office-agent.js';
+import { RECENT } from '../support/recent-dates.js';
 
 let agent: OfficeAgent | undefined;
 afterEach(async () => {
@@ -30,7 +31,7 @@ async function exec(code: string, opts: Partial<OfficeAgentOptions> = {}, timeou
 describe('exec: code mode in a QuickJS sandbox', () => {
   it('runs code whose tool calls each pass the gateway and are audited', async () => {
     const { result, audit } = await exec(`
-      const sales = await callTool('sales_query', { from: '2026-01-01', to: '2026-12-31', region: 'east' });
+      const sales = await callTool('sales_query', ${JSON.stringify({ ...RECENT, region: 'east' })});
       console.log('rows', sales.rows.length);
       return { total: sales.total, rows: sales.rows.length };
     `);

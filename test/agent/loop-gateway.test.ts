@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentEvent, boundCallCount } from '../../src/agent/index.js';
-import type { ApprovalRequest, ResultStage } from '../../src/gateway/index.js';
+import type { ApprovalRequest } from '../../src/gateway/index.js';
 import { type OfficeAgent, officeAgent } from './support/office-agent.js';
 import { slowProbe } from './support/probe-tools.js';
+import { RECENT } from '../support/recent-dates.js';
 
 let agent: OfficeAgent | undefined;
 afterEach(async () => {
@@ -10,13 +11,7 @@ afterEach(async () => {
   agent = undefined;
 });
 
-const YEAR = { from: '2026-01-01', to: '2026-12-31' };
-
-/** A real result stage: what the model sees is visibly the gateway's processed output. */
-const wrapStage: ResultStage = {
-  name: 'wrap',
-  transform: (output) => ({ output: { processed_by_gateway: true, output } }),
-};
+const YEAR = RECENT;
 
 async function drain(handle: AsyncIterable<AgentEvent>): Promise<AgentEvent[]> {
   const out: AgentEvent[] = [];
@@ -28,7 +23,6 @@ describe('agent loop through the real gateway and office tools', () => {
   it('gates and audits every proposed call, and the model sees only modelContent', async () => {
     agent = await officeAgent({
       user: 'bob',
-      resultStages: [wrapStage],
       script: [
         {
           text: 'Looking.',
@@ -83,7 +77,8 @@ describe('agent loop through the real gateway and office tools', () => {
     const sent = agent.provider.played;
     expect(sent).toBe(2);
     const sessionHistory = results.map((r) => r.content);
-    expect(sessionHistory[0]).toContain('processed_by_gateway');
+    // The sales rows, as the gateway's result stages left them (amounts tagged finance.amount).
+    expect(sessionHistory[0]).toContain('"total"');
     expect(sessionHistory[2]).toBe('Tool launch_missiles is not available.');
 
     // Events come in a sensible order and carry the source agent.

@@ -81,8 +81,10 @@ describe('MCP import', () => {
         ['mcp__fixture__lookup', 'executed'],
         ['mcp__fixture__lookup', 'denied'],
         ['mcp__fixture__plain', 'ask'],
-        ['mcp__fixture__wipe', 'review'],
+        // Destructive, so high risk: the user's "go" never declared it (intent slot).
+        ['mcp__fixture__wipe', 'denied'],
       ]);
+      expect(decisions[3]!.decision.ruleId).toBe('intent.no-declaration');
       expect(decisions[1]!.decision.stage).toBe('schema');
       const first = events.find((e) => e.type === 'tool_result');
       expect(first?.type === 'tool_result' && first.content).toContain('definition of gateway');

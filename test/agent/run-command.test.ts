@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RECENT } from '../support/recent-dates.js';
 
 const BIN = resolve('bin/twinline.js');
 let dir: string;
@@ -15,7 +16,7 @@ beforeAll(() => {
       'turns:',
       '  - text: "Checking east sales."',
       '    tool_calls:',
-      '      - { name: sales_query, arguments: { from: "2026-01-01", to: "2026-12-31", region: east } }',
+      `      - { name: sales_query, arguments: { from: "${RECENT.from}", to: "${RECENT.to}", region: east } }`,
       '      - { name: record_delete, arguments: { table: customers, id: "c1" } }',
       '  - text: "East sales are in; deleting records is not allowed."',
     ].join('\n'),

@@ -9,6 +9,7 @@ import {
 import type { ApprovalRequest } from '../../src/gateway/index.js';
 import { type OfficeAgent, type OfficeAgentOptions, officeAgent } from './support/office-agent.js';
 import { slowProbe } from './support/probe-tools.js';
+import { RECENT } from '../support/recent-dates.js';
 
 let agent: OfficeAgent | undefined;
 afterEach(async () => {
@@ -16,7 +17,7 @@ afterEach(async () => {
   agent = undefined;
 });
 
-const YEAR = { from: '2026-01-01', to: '2026-12-31' };
+const YEAR = RECENT;
 
 function def(name: string, extra: Partial<SubagentDefinition> = {}): SubagentDefinition {
   return { name, description: `${name} agent`, systemPrompt: `You are ${name}.`, ...extra };

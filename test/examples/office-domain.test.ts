@@ -36,7 +36,7 @@ const invoke = (user: string, tenant: string, tool: string, args: unknown) =>
 async function approveAndRun(reviewId: string) {
   const review = (await store.reviews.get(reviewId))!;
   await store.reviews.decide(reviewId, { decision: 'approved', by: 'reviewer' });
-  return gateway.executeApprovedReview(review);
+  return gateway.executeApprovedReview(review, { identity: review.identity });
 }
 
 describe('office domain manifests', () => {

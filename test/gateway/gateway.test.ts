@@ -311,7 +311,9 @@ describe('ToolGateway.executeApprovedReview', () => {
       changed: true,
     });
     const before = log.count('payroll_export');
-    const results = await Promise.all([1, 2, 3, 4].map(() => g.executeApprovedReview(review)));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() => g.executeApprovedReview(review, { identity: review.identity })),
+    );
     expect(results.filter((r) => r.status === 'executed')).toHaveLength(1);
     expect(results.filter((r) => r.decision.ruleId === 'review.not-claimable')).toHaveLength(3);
     expect(log.count('payroll_export')).toBe(before + 1);
@@ -327,7 +329,8 @@ describe('ToolGateway.executeApprovedReview', () => {
     const queued = await g.invoke(call('payroll_export', { month: '2026-09' }), ctxOf(carol));
     const review = (await store.reviews.get(queued.reviewId!))!;
     await store.reviews.decide(review.id, { decision: 'approved', by: 'boss' });
-    const r = await g.executeApprovedReview({ ...review, identity: { ...carol, roles: ['employee'] } });
+    // The requester lost the role since: the approval runs as who they are now.
+    const r = await g.executeApprovedReview(review, { identity: { ...carol, roles: ['employee'] } });
     expect(r.status).toBe('denied');
     expect(r.decision.ruleId).toBe('rbac.role-not-allowed');
     expect((await store.reviews.get(review.id))?.status).toBe('failed');
@@ -337,10 +340,10 @@ describe('ToolGateway.executeApprovedReview', () => {
     const g = gateway();
     const queued = await g.invoke(call('payroll_export', { month: '2026-08' }), ctxOf(carol));
     const review = (await store.reviews.get(queued.reviewId!))!;
-    const pending = await g.executeApprovedReview(review);
+    const pending = await g.executeApprovedReview(review, { identity: review.identity });
     expect(pending.status).toBe('denied');
     await store.reviews.decide(review.id, { decision: 'denied', by: 'boss' });
-    const denied = await g.executeApprovedReview(review);
+    const denied = await g.executeApprovedReview(review, { identity: review.identity });
     expect(denied.decision.ruleId).toBe('review.not-claimable');
   });
 });

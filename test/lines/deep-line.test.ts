@@ -4,6 +4,7 @@ import { DeepLine, type LineEvent, ModelPlanner, parsePlan } from '../../src/lin
 import { createRuntime } from '../../src/runtime/index.js';
 import { deepPlan } from './office-fixture.js';
 import { officePerTest } from './office-per-test.js';
+import { RECENT } from '../support/recent-dates.js';
 
 const { office: officeForTest, closeAfter } = officePerTest();
 
@@ -63,7 +64,7 @@ describe('DeepLine', () => {
         {
           goal: 'sales',
           tool: 'sales_query',
-          args: { from: '2026-01-01', to: '2026-12-31', region: 'east' },
+          args: { ...RECENT, region: 'east' },
         },
         { goal: 'delete', tool: 'record_delete', args: { table: 'customers', id: '1' } },
       ],
@@ -115,10 +116,10 @@ describe('DeepLine revision', () => {
         {
           goal: 'sales',
           tool: 'sales_query',
-          args: { from: '2026-01-01', to: '2026-12-31', region: 'east' },
+          args: { ...RECENT, region: 'east' },
         },
         { goal: 'delete a record', tool: 'record_delete', args: { table: 'customers', id: '1' } },
-        { goal: 'never reached', tool: 'calendar_list', args: { from: '2026-01-01', to: '2026-12-31' } },
+        { goal: 'never reached', tool: 'calendar_list', args: RECENT },
       ],
     };
     const revision = {

@@ -20,7 +20,11 @@ const { office: officeForTest, closeAfter } = officePerTest();
 async function setup(opts: { wired?: boolean } = {}) {
   const rt = closeAfter(await createRuntime(officeForTest().config));
   const store = rt.store!;
-  const reviews = new ReviewService({ reviews: store.reviews, gateway: rt.gateway });
+  const reviews = new ReviewService({
+    reviews: store.reviews,
+    gateway: rt.gateway,
+    resolveIdentity: (tenant, user) => rt.identities.find(user, tenant),
+  });
   const hooks: { beforePark?: () => Promise<void>; beforeRelease?: () => Promise<void> } = {};
   const tasksFor = (tenant: string): TaskRepository => {
     const repo = store.forTenant(tenant).tasks;

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadOfficeDomain, type TwinlineConfig } from '../../src/config/index.js';
+import { RECENT } from '../support/recent-dates.js';
 
 /** The office domain with its data and store in a fresh temporary folder. */
 export function officeConfigIn(dir = mkdtempSync(join(tmpdir(), 'twinline-lines-'))): {
@@ -44,13 +45,13 @@ export function deepPlan(n: number, marker: string) {
       steps.push({
         goal: `Sales in the east, batch ${i}`,
         tool: 'sales_query',
-        args: { from: '2026-01-01', to: '2026-12-31', region: 'east' },
+        args: { ...RECENT, region: 'east' },
       });
     } else {
       steps.push({
         goal: `Calendar check ${i}`,
         tool: 'calendar_list',
-        args: { from: '2026-01-01', to: '2026-12-31' },
+        args: RECENT,
       });
     }
   }

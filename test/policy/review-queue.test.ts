@@ -32,7 +32,11 @@ async function executions(tool: string, user: string) {
 describe('review queue', () => {
   it('a review approved twice executes once, with the original arguments and identity', async () => {
     const id = await queue('carol', 'billing_report_query', { period: '2026-10', project: 'atlas' });
-    const service = new ReviewService({ reviews: office.store.reviews, gateway: office.gateway });
+    const service = new ReviewService({
+      reviews: office.store.reviews,
+      gateway: office.gateway,
+      resolveIdentity: (tenant, user) => who(user, tenant),
+    });
     const first = await service.approve(id, 'lead-1', 'ok');
     const second = await service.approve(id, 'lead-2');
     expect(first).toMatchObject({ decided: true, status: 'executed' });
@@ -53,7 +57,11 @@ describe('review queue', () => {
 
   it('concurrent approvals and sweeps still execute once', async () => {
     const id = await queue('carol', 'billing_report_query', { period: '2026-09' });
-    const service = new ReviewService({ reviews: office.store.reviews, gateway: office.gateway });
+    const service = new ReviewService({
+      reviews: office.store.reviews,
+      gateway: office.gateway,
+      resolveIdentity: (tenant, user) => who(user, tenant),
+    });
     const results = await Promise.all([
       service.approve(id, 'a'),
       service.approve(id, 'b'),
@@ -70,7 +78,11 @@ describe('review queue', () => {
   });
 
   it('a denial is recorded and nothing runs; an expired review cannot be approved', async () => {
-    const service = new ReviewService({ reviews: office.store.reviews, gateway: office.gateway });
+    const service = new ReviewService({
+      reviews: office.store.reviews,
+      gateway: office.gateway,
+      resolveIdentity: (tenant, user) => who(user, tenant),
+    });
     const denied = await queue('dave', 'project_config_update', {
       project: 'phoenix',
       key: 'deploy.region',
@@ -91,6 +103,7 @@ describe('review queue', () => {
     const later = new ReviewService({
       reviews: office.store.reviews,
       gateway: office.gateway,
+      resolveIdentity: (tenant, user) => who(user, tenant),
       now: () => new Date(Date.now() + 48 * 3600_000),
     });
     const report = await later.process();
@@ -101,7 +114,12 @@ describe('review queue', () => {
 
   it('rule-based reviewers decide what they can and leave the rest to humans', async () => {
     const reviewers = loadReviewerFile('examples/office/reviewers.yaml');
-    const service = new ReviewService({ reviews: office.store.reviews, gateway: office.gateway, reviewers });
+    const service = new ReviewService({
+      reviews: office.store.reviews,
+      gateway: office.gateway,
+      resolveIdentity: (tenant, user) => who(user, tenant),
+      reviewers,
+    });
     const own = await queue('frank', 'billing_report_query', { period: '2026-10', project: 'atlas' });
     const wide = await queue('erin', 'salary_analysis', { departments: ['rd'] });
     const report = await service.process();

@@ -45,7 +45,12 @@ describe('createRuntime', () => {
     try {
       const identity = rt.identities.resolve('carol');
       const call = { id: 'rt-2', name: 'billing_report_query', arguments: { period: '2026-11' } };
-      expect((await rt.gateway.check(call, { identity, sessionId: 'rt' })).verdict).toBe('review');
+      const ctx = { identity, sessionId: 'rt', declaredCapabilities: ['billing_report_query'] };
+      expect((await rt.gateway.check(call, ctx)).verdict).toBe('review');
+      // Undeclared, the library's intent slot refuses it, as every other door does.
+      expect((await rt.gateway.check(call, { identity, sessionId: 'rt' })).decision.ruleId).toBe(
+        'intent.no-declaration',
+      );
       await expect(rt.gateway.invoke(call, { identity, sessionId: 'rt' })).rejects.toMatchObject({
         code: 'gateway.dry-run-only',
       });
@@ -66,7 +71,7 @@ describe('createRuntime', () => {
       const id = `rt-pg-${Date.now()}`;
       const r = await rt.gateway.invoke(
         { id, name: 'billing_report_query', arguments: { period: '2026-11' } },
-        { identity, sessionId: id },
+        { identity, sessionId: id, declaredCapabilities: ['billing_report_query'] },
       );
       expect(r.status).toBe('review');
       expect((await rt.store!.reviews.get(r.reviewId!))?.tenant).toBe('globex');

@@ -1,7 +1,17 @@
 import { prepareAgentCheck } from '../../access/index.js';
 import { loadConfig, prebuiltOfficeDomain } from '../../config/index.js';
-import { TwinlineError } from '../../core/index.js';
-import { decisionStages, insertStage, loadConfigPolicy, ToolGateway } from '../../gateway/index.js';
+import { type Identity, TwinlineError } from '../../core/index.js';
+import {
+  checkProfile,
+  declaredByRequest,
+  explainLines,
+  type GatewaySite,
+  loadConfigPolicy,
+  Pipeline,
+  type PipelineProfile,
+  PROFILES,
+  profileNamed,
+} from '../../pipeline/index.js';
 import { IdentityDirectory, registerConfiguredTools } from '../../runtime/index.js';
 import { writeOut } from '../write-out.js';
 import type { ConfigOption } from './open-runtime.js';
@@ -10,7 +20,8 @@ import type { ConfigOption } from './open-runtime.js';
 const NO_AUDIT = { record() {}, flush: async () => {} };
 
 export interface CheckOptions extends ConfigOption {
-  readonly user: string;
+  /** Required, except for the host-session profile (the local operator). */
+  readonly user?: string;
   readonly tool: string;
   readonly args: string;
   readonly tenant?: string;
@@ -22,6 +33,12 @@ export interface CheckOptions extends ConfigOption {
   readonly cwd?: string;
   /** High-risk tools the task declared up front (comma-separated), for the intent stage. */
   readonly declare?: string;
+  /** The user's request: its intent phrases declare high-risk tools, as a session derives them. */
+  readonly request?: string;
+  /** The door to check as (a profile name); default: the serve line, or `agent-session` with --agent. */
+  readonly profile?: string;
+  /** Print the profile and every slot, on or off and why. */
+  readonly explain?: boolean;
 }
 
 /** Parses `--args`; a bad value is an error naming the option, never a silent `{}`. */
@@ -37,60 +54,121 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
   const args = parseArgsOption(opts.args);
   // The office domain comes from the build-time snapshot when its YAML is unchanged.
   const config = opts.config ? loadConfig(opts.config) : (prebuiltOfficeDomain() ?? loadConfig());
-  // Bad input is reported before the tools module is loaded.
-  const identity = new IdentityDirectory(config.users).resolve(opts.user, opts.tenant);
   const line = opts.line ?? (config.lines.quick.includes(opts.tool) ? 'quick' : 'deep');
   if (line !== 'deep' && line !== 'quick') {
     throw new TwinlineError('cli.bad-line', `--line must be deep or quick, got ${JSON.stringify(line)}`, {
       where: '--line',
     });
   }
-  const allow = new Set(line === 'quick' ? config.lines.quick : config.lines.deep);
-  // The same deciding stages as the line's gateway in `serve` (resilience aside).
-  let stages = decisionStages(allow, loadConfigPolicy(config));
-  // The configured tools only: a dry run opens no store.
-  const { registry, mcp } = await registerConfiguredTools(config);
-  let extensions: Record<string, unknown> | undefined;
-  let approvalMode: string | undefined;
-  if (opts.agent) {
-    const agent = prepareAgentCheck({
-      cwd: opts.cwd ?? process.cwd(),
-      available: registry.list().map((t) => t.name),
-      agentName: opts.agent,
-      tools: registry,
-    });
-    stages = stages.map((s) => (s.name === 'access' ? agent.stages.access : s));
-    stages = insertStage(stages, agent.stages.approval, { after: 'review' });
-    extensions = agent.extensions;
-    approvalMode = agent.state.mode;
+  const target: PipelineProfile = opts.profile
+    ? profileNamed(opts.profile)
+    : opts.agent
+      ? PROFILES['agent-session']
+      : PROFILES[line === 'quick' ? 'serve.quick' : 'serve.deep'];
+  const serveLine = target.name.startsWith('serve.');
+  const session = !serveLine && target.name !== 'library';
+  // Bad input is reported before the tools module is loaded. A host session acts for the local
+  // operator, as the engine does when no directory user is set.
+  let identity: Identity;
+  if (target.name === 'host-session') {
+    const { identityFor } = await import('../../protocol/agent-runtime.js');
+    const { TWINLINE_USER: _ignored, ...env } = process.env;
+    identity = identityFor(config, env);
+  } else {
+    if (!opts.user) {
+      throw new TwinlineError('cli.missing-user', `--user is required for profile ${target.name}`, {
+        where: '--user',
+      });
+    }
+    identity = new IdentityDirectory(config.users).resolve(opts.user, opts.tenant);
   }
-  // A dry-run gateway over the runtime's registry: nothing executes, queues or audits.
-  const gateway = new ToolGateway({ tools: registry, audit: NO_AUDIT, dryRunOnly: true, stages });
+  // The configured tools (a dry run opens no store), plus a session's own, as that door has them.
+  const { registry, mcp } = await registerConfiguredTools(config);
+  if (target.name === 'stream-json' || target.name === 'host-session') {
+    const { engineRegistry } = await import('../../protocol/agent-runtime.js');
+    const engine = await engineRegistry(config, identity, opts.cwd ?? process.cwd());
+    for (const t of engine.list()) if (!registry.has(t.name)) registry.register(t);
+  } else if (session) {
+    const { createControlTools } = await import('../../agent/index.js');
+    const roles = [...new Set(config.users.flatMap((u) => u.roles))];
+    for (const t of createControlTools({ allowedRoles: roles }))
+      if (!registry.has(t.name)) registry.register(t);
+  }
   try {
+    // The same pipeline and profile as the door being checked, stopping before execution.
+    const pipeline = new Pipeline({ policy: loadConfigPolicy(config), audit: NO_AUDIT });
+    const profile = checkProfile(target);
+    let extensions: Record<string, unknown> | undefined;
+    let approvalMode: string | undefined;
+    const site: GatewaySite = serveLine
+      ? {
+          tools: registry,
+          allow: new Set(
+            target.name === 'serve.quick'
+              ? config.lines.quick
+              : target.name === 'serve.readonly'
+                ? ['doc_search']
+                : config.lines.deep,
+          ),
+        }
+      : {
+          tools: registry,
+          ...(target.name === 'library' ? { allow: new Set(registry.list().map((t) => t.name)) } : {}),
+        };
+    if (session) {
+      const agent = prepareAgentCheck({
+        cwd: opts.cwd ?? process.cwd(),
+        available: registry.list().map((t) => t.name),
+        ...(opts.agent ? { agentName: opts.agent } : {}),
+        tools: registry,
+      });
+      extensions = agent.extensions;
+      approvalMode = agent.state.mode;
+    }
+    const gateway = pipeline.gateway(profile, site, { dryRun: true });
     if (!registry.has(opts.tool)) {
       throw new TwinlineError('cli.unknown-tool', `unknown tool ${JSON.stringify(opts.tool)}`, {
         where: '--tool',
       });
     }
-    const declared = opts.declare
-      ?.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+    const declared = [
+      ...(opts.declare
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean) ?? []),
+      ...(opts.request !== undefined ? declaredByRequest(opts.request, registry.list()) : []),
+    ];
     const result = await gateway.check(
       { id: `check-${process.pid}`, name: opts.tool, arguments: args },
       {
         identity,
         // a dry run records nothing: the ids only have to be unique within it
         sessionId: `cli-check-${process.pid}`,
-        domain: line,
-        ...(declared ? { declaredCapabilities: declared } : {}),
+        domain: serveLine ? line : 'cli',
+        ...(opts.declare !== undefined || opts.request !== undefined
+          ? { declaredCapabilities: declared }
+          : {}),
         ...(extensions ? { extensions } : {}),
         ...(approvalMode ? { approvalMode } : {}),
       },
     );
+    const slots = pipeline.explain(profile);
     if (opts.json) {
       writeOut(
-        `${JSON.stringify({ tenant: identity.tenant, user: identity.user, tool: opts.tool, verdict: result.verdict, decision: result.decision, path: result.path }, null, 2)}\n`,
+        `${JSON.stringify(
+          {
+            tenant: identity.tenant,
+            user: identity.user,
+            tool: opts.tool,
+            profile: profile.name,
+            verdict: result.verdict,
+            decision: result.decision,
+            path: result.path,
+            ...(opts.explain ? { slots } : {}),
+          },
+          null,
+          2,
+        )}\n`,
       );
       return;
     }
@@ -103,6 +181,7 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
       ...result.path.map(
         (s) => `  ${s.stage.padEnd(12)} ${s.verdict.padEnd(7)} ${s.ruleId.padEnd(24)} ${s.reason}`,
       ),
+      ...(opts.explain ? explainLines(profile, slots) : [`profile: ${profile.name}`]),
     ];
     writeOut(`${lines.join('\n')}\n`);
   } finally {

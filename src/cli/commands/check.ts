@@ -9,7 +9,7 @@ export const checkCommand: CommandModule = {
       .description(
         'Dry-run one tool call through the gateway: the decision and every stage verdict (nothing runs)',
       )
-      .requiredOption('--user <user>', 'user name as declared in users.yaml')
+      .option('--user <user>', 'user name as declared in users.yaml (not with --profile host-session)')
       .requiredOption('--tool <tool>', 'tool name')
       .option('--args <json>', 'tool arguments as a JSON object', '{}')
       .option('--tenant <tenant>', 'tenant of the user (needed when the name exists in several)')
@@ -20,6 +20,15 @@ export const checkCommand: CommandModule = {
         '--declare <tools>',
         'high-risk tools the task declared up front, comma-separated (intent stage)',
       )
+      .option(
+        '--request <text>',
+        "the user's request: its intent phrases declare high-risk tools (intent stage)",
+      )
+      .option(
+        '--profile <name>',
+        'the door to check as: serve.deep, serve.quick, serve.readonly, agent-session, stream-json, host-session, library',
+      )
+      .option('--explain', 'also list the profile and every pipeline slot, on or off and why')
       .option('--agent <name>', 'check as this sub-agent (definitions, settings and trust of --cwd)')
       .option('--cwd <dir>', 'project folder for --agent (default: the current folder)')
       .action(async (opts) => {

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GatewayResult } from '../../gateway/index.js';
+import { PROFILES, RegisteredNames, reviewReplayProfile } from '../../pipeline/index.js';
+import { ReviewService } from '../../review/index.js';
 import { DEMO_STEPS } from './demo-script.js';
 import { type ConfigOption, openRuntime } from './open-runtime.js';
 
@@ -35,7 +37,7 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
       const identity = rt.identities.resolve(step.user, step.tenant);
       const r = await rt.gateway.invoke(
         { id: randomUUID(), name: step.tool, arguments: step.args },
-        { identity, sessionId, domain: 'demo' },
+        { identity, sessionId, domain: 'demo', declaredCapabilities: step.declares ?? [] },
       );
       const line = toLine(step.tenant, step.user, step.tool, r);
       out.push(line);
@@ -43,11 +45,20 @@ export async function runDemo(opts: DemoOptions): Promise<void> {
       say(format(line));
     }
     const store = rt.store!;
+    // Approvals run on the library profile's review replay: every slot decides again.
+    const service = new ReviewService({
+      reviews: store.reviews,
+      gateway: rt.pipeline.gateway(reviewReplayProfile(PROFILES.library), {
+        tools: rt.registry,
+        allow: new RegisteredNames(rt.registry),
+      }),
+      resolveIdentity: (tenant, user) => rt.identities.find(user, tenant),
+    });
     for (const line of out.filter((l) => l.reviewId)) {
       const review = await store.reviews.get(line.reviewId!);
       if (!review) continue;
-      await store.reviews.decide(review.id, { decision: 'approved', by: 'demo-reviewer', note: 'demo' });
-      const r = await rt.gateway.executeApprovedReview(review);
+      const r = (await service.approve(review.id, 'demo-reviewer', 'demo')).execution;
+      if (!r) continue;
       const done = toLine(review.tenant, review.user, review.tool, r);
       out.push(done);
       say(`# reviewer approves review ${review.id}; the gateway re-checks and runs it once`);

@@ -5,6 +5,8 @@ export interface DemoStep {
   readonly tool: string;
   readonly args: unknown;
   readonly note: string;
+  /** High-risk tools the user's request declared (the intent slot), as a line derives them. */
+  readonly declares?: readonly string[];
 }
 
 /** The walkthrough: allowed, denied and review-bound calls on the office domain. */
@@ -63,13 +65,15 @@ export const DEMO_STEPS: readonly DemoStep[] = [
     user: 'carol',
     tool: 'billing_report_query',
     args: { period: '2026-11' },
-    note: 'a high-risk tool waits for a human reviewer',
+    declares: ['billing_report_query'],
+    note: 'a high-risk tool the user asked for waits for a human reviewer',
   },
   {
     tenant: 'globex',
     user: 'gina',
     tool: 'billing_report_query',
     args: { period: '2026-11' },
+    declares: ['billing_report_query'],
     note: 'another tenant, its own data file and its own review',
   },
 ];

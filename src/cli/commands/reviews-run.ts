@@ -1,16 +1,6 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { loadConfig, type TwinlineConfig } from '../../config/index.js';
-import { TwinlineError } from '../../core/index.js';
-import { reviewStage, schemaStage } from '../../gateway/index.js';
-import {
-  createPolicyStages,
-  loadPolicyFiles,
-  loadReviewerFile,
-  type ReviewerSet,
-} from '../../policy/index.js';
+import { type Identity, TwinlineError } from '../../core/index.js';
 import { ReviewService } from '../../review/index.js';
-import { createRuntime } from '../../runtime/index.js';
 import {
   openStore,
   REVIEW_STATUSES,
@@ -36,14 +26,6 @@ export interface ReviewsDecideOptions extends CommonOptions {
 async function openConfiguredStore(config: TwinlineConfig): Promise<Store> {
   const url = process.env['TWINLINE_DATABASE_URL'] || config.store.url;
   return openStore(url ? { url } : config.store.sqliteFile ? { sqliteFile: config.store.sqliteFile } : {});
-}
-
-/** `reviewers.yaml` next to the first policy file, when present. */
-function reviewersFor(config: TwinlineConfig): ReviewerSet | undefined {
-  const first = config.policies[0];
-  if (!first) return undefined;
-  const file = join(dirname(first), 'reviewers.yaml');
-  return existsSync(file) ? loadReviewerFile(file) : undefined;
 }
 
 export async function runReviewsList(opts: ReviewsListOptions): Promise<void> {
@@ -104,46 +86,38 @@ export async function runReviewsDecide(
   opts: ReviewsDecideOptions,
 ): Promise<void> {
   const config = loadConfig(opts.config);
-  // The policy pipeline re-runs on the approved call (the gateway skips only `review` and marks
-  // the approval as the confirmation of intent).
-  const stages =
-    config.policies.length > 0
-      ? [schemaStage, ...createPolicyStages(loadPolicyFiles(config.policies)), reviewStage]
-      : undefined;
-  const runtime = await createRuntime(config, { store: true, ...(stages ? { stages } : {}) });
+  // The same code as `twinline serve` and the console: the platform's review workflow, whose
+  // replay gateways run every slot of the line the call came from again, as the requester is now.
+  const { createPlatform } = await import('../../platform/index.js');
+  const platform = await createPlatform(config);
   try {
-    const store = runtime.store as Store;
-    const reviewers = reviewersFor(config);
-    const service = new ReviewService({
-      reviews: store.reviews,
-      gateway: runtime.gateway,
-      ...(reviewers ? { reviewers } : {}),
-    });
-    await store.reviews.expire();
+    await platform.store.reviews.expire();
+    const item = await platform.store.admin.reviews.get(id);
+    if (!item) throw new TwinlineError('reviews.not-found', `no review ${id}`, { where: id });
+    // The operator decides as a directory user of the review's tenant, or under the name given.
+    const reviewer: Identity = platform.runtime.identities.find(opts.by, item.tenant) ?? {
+      tenant: item.tenant,
+      user: opts.by,
+      roles: ['operator'],
+      dataLevel: 'L1',
+      attributes: {},
+    };
     const outcome =
       decision === 'approve'
-        ? await service.approve(id, opts.by, opts.note)
-        : await service.deny(id, opts.by, opts.note);
-    if (outcome.status === 'missing') {
-      throw new TwinlineError('reviews.not-found', `no review ${id}`, { where: id });
-    }
+        ? await platform.approveReview(reviewer, id, opts.note)
+        : await platform.denyReview(reviewer, id, opts.note);
     if (opts.json) {
       process.stdout.write(
         `${JSON.stringify({
           id,
           decided: outcome.decided,
           status: outcome.status,
-          ...(outcome.execution
-            ? {
-                execution: {
-                  status: outcome.execution.status,
-                  decision: outcome.execution.decision,
-                  output: outcome.execution.output,
-                },
-              }
-            : {}),
+          ...(outcome.refused ? { refused: outcome.refused } : {}),
+          ...(outcome.execution ? { execution: outcome.execution } : {}),
         })}\n`,
       );
+    } else if (outcome.refused) {
+      process.stdout.write(`review ${id} was not changed: ${outcome.refused.reason}\n`);
     } else if (!outcome.decided) {
       process.stdout.write(`review ${id} was not changed: it is ${outcome.status}\n`);
     } else {
@@ -154,6 +128,6 @@ export async function runReviewsDecide(
     }
     if (!outcome.decided && !outcome.execution) process.exitCode = 1;
   } finally {
-    await runtime.close();
+    await platform.close();
   }
 }

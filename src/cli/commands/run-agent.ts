@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { parseApprovalMode } from '../../access/index.js';
+import { compileRuleSet, loadAccessEnvironment, parseApprovalMode } from '../../access/index.js';
 import {
   type AgentEvent,
   AgentSession,
-  agentGatewayStages,
   createAccessPort,
   createControlTools,
   createProvider,
@@ -12,10 +11,10 @@ import {
   NoProviderError,
   type RunStatus,
 } from '../../agent/index.js';
-import { loadConfig } from '../../config/index.js';
-import { TwinlineError } from '../../core/index.js';
-import { ReadonlyLine } from '../../lines/index.js';
-import { createRuntime, type Runtime } from '../../runtime/index.js';
+import { loadConfig, type TwinlineConfig } from '../../config/index.js';
+import { type Identity, TwinlineError } from '../../core/index.js';
+import { declaredByRequest } from '../../pipeline/index.js';
+import { createRuntime } from '../../runtime/index.js';
 
 export interface RunAgentOptions {
   readonly user: string;
@@ -39,9 +38,11 @@ const EXIT_NO_MODEL = 3;
 
 /**
  * Runs one request on the configured domain (the office domain by default): the real registry
- * with the control tools, the gateway with the access and approval stages, the audit store, and
- * one agent session for `--user`. Without a model it says so and answers from the read-only line
- * (documents only, a ticket filed), exiting non-zero — it never pretends to be an agent.
+ * with the control tools, a gateway of the pipeline's `agent-session` profile (access, schema,
+ * policy, parameters, intent, review, approval; quoting and redaction of results), the folder's
+ * permission rules and agent definitions, the audit store, and one agent session for `--user`.
+ * Without a model it says so and answers from the read-only line of the platform (documents only,
+ * a ticket filed), exiting non-zero — it never pretends to be an agent.
  */
 export async function runAgentRequest(request: string, opts: RunAgentOptions): Promise<number> {
   const mode = parseApprovalMode(opts.approvalMode ?? 'default');
@@ -61,15 +62,20 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
     if (!(err instanceof NoProviderError)) throw err;
   }
   const config = loadConfig(opts.config);
-  let registry: Runtime['registry'] | undefined;
-  const rt = await createRuntime(config, { stages: agentGatewayStages((name) => registry?.get(name)) });
-  registry = rt.registry;
   let out = (line: string) => {
     process.stdout.write(`${line}\n`);
   };
+  if (!provider) return degraded(config, request, opts, out);
+  const rt = await createRuntime(config, { profile: 'agent-session' });
+  const registry = rt.registry;
   try {
     const identity = rt.identities.resolve(opts.user, opts.tenant);
-    if (!provider) return await degraded(rt, identity, request, opts, out);
+    // The folder's settings and definitions, as the stream-json engine reads them.
+    const environment = loadAccessEnvironment({
+      cwd: process.cwd(),
+      homeDir: process.env.HOME ?? process.cwd(),
+    });
+    const rules = compileRuleSet(environment.settings.ruleSources, environment.roots);
     const roles = [...new Set(config.users.flatMap((u) => u.roles))];
     for (const tool of createControlTools({ allowedRoles: roles })) {
       if (!registry.has(tool.name)) registry.register(tool);
@@ -80,11 +86,14 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
       provider,
       gateway: rt.gateway,
       catalog: registry,
-      access: createAccessPort({ maxDepth: DEFAULT_LIMITS.maxDepth }),
+      access: createAccessPort({ rules, maxDepth: DEFAULT_LIMITS.maxDepth }),
       approvalMode: mode,
       domain: 'cli',
       limits,
       cwd: process.cwd(),
+      definitions: environment.definitions,
+      trustedFolder: environment.trusted,
+      declareIntent: (prompt) => declaredByRequest(prompt, registry.list()),
     });
     const onSigint = () => session.interrupt();
     // A closed pipe (`twinline run … | head`) stops the run instead of crashing on EPIPE.
@@ -117,27 +126,30 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
   }
 }
 
+/** No model: the platform's own read-only line answers (the serve.readonly profile), with a ticket. */
 async function degraded(
-  rt: Runtime,
-  identity: Parameters<ReadonlyLine['answer']>[0],
+  config: TwinlineConfig,
   request: string,
   opts: RunAgentOptions,
   out: (line: string) => void,
 ): Promise<number> {
   const reason = 'no model is configured (set --model or TWINLINE_MODEL)';
-  process.stderr.write(`twinline: ${reason}; answering from the read-only line.\n`);
-  const store = rt.store!;
-  const line = new ReadonlyLine({
-    gateway: rt.gateway,
-    createTicket: (t) => store.forTenant(t.tenant).tickets.create(t),
-  });
-  const answer = await line.answer(identity, request, {
-    sessionId: `cli-run-${randomUUID()}`,
-    degradedReason: 'no model configured',
-  });
-  if (opts.json) out(JSON.stringify({ type: 'degraded', reason, ...answer }));
-  else out(answer.text);
-  return EXIT_NO_MODEL;
+  // Loaded only here: the platform is the degraded path's, not the agent run's.
+  const { createPlatform } = await import('../../platform/index.js');
+  const platform = await createPlatform(config);
+  try {
+    const identity: Identity = platform.runtime.identities.resolve(opts.user, opts.tenant);
+    process.stderr.write(`twinline: ${reason}; answering from the read-only line.\n`);
+    const answer = await platform.readonlyLine.answer(identity, request, {
+      sessionId: `cli-run-${randomUUID()}`,
+      degradedReason: 'no model configured',
+    });
+    if (opts.json) out(JSON.stringify({ type: 'degraded', reason, ...answer }));
+    else out(answer.text);
+    return EXIT_NO_MODEL;
+  } finally {
+    await platform.close();
+  }
 }
 
 /** Readable progress: one line per step, the model's text streamed as it comes. */

@@ -33,8 +33,11 @@ export const rbacStage: GatewayStage = {
   },
 };
 
-/** The RBAC decision as a pure function of manifest and caller. */
-export function checkRbac(tool: ToolSpec, ctx: CallContext): StageDecision {
+/**
+ * The tenant part of RBAC: the caller's tenant must be the one the request is addressed to and one
+ * the tool serves. Undefined when both hold. The policy slot runs it before the policy engine too.
+ */
+export function checkTenancy(tool: ToolSpec, ctx: CallContext): StageDecision | undefined {
   const id = ctx.identity;
   if (ctx.tenant !== undefined && ctx.tenant !== id.tenant) {
     return decide(
@@ -52,6 +55,14 @@ export function checkRbac(tool: ToolSpec, ctx: CallContext): StageDecision {
       `Tool ${tool.name} does not serve tenant ${id.tenant}.`,
     );
   }
+  return undefined;
+}
+
+/** The RBAC decision as a pure function of manifest and caller. */
+export function checkRbac(tool: ToolSpec, ctx: CallContext): StageDecision {
+  const tenancy = checkTenancy(tool, ctx);
+  if (tenancy) return tenancy;
+  const id = ctx.identity;
   const allowed = allowedRoleSet(tool);
   let hasRole = false;
   for (const role of id.roles) {

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import {
   AgentSession,
   type AgentSessionOptions,
-  agentGatewayStages,
   createAccessPort,
   createControlTools,
   type Script,
@@ -12,7 +11,6 @@ import {
   type SubagentDefinition,
 } from '../../../src/agent/index.js';
 import { loadOfficeDomain, type TwinlineConfig } from '../../../src/config/index.js';
-import type { ResultStage } from '../../../src/gateway/index.js';
 import { createRuntime, type Runtime } from '../../../src/runtime/index.js';
 import type { AuditRecord } from '../../../src/store/index.js';
 import type { ToolSpec } from '../../../src/tools/index.js';
@@ -24,7 +22,6 @@ export interface OfficeAgentOptions extends Partial<Omit<AgentSessionOptions, 'p
   /** Extra real tools registered beside the office and control tools. */
   readonly extraTools?: readonly ToolSpec[];
   readonly definitions?: readonly SubagentDefinition[];
-  readonly resultStages?: readonly ResultStage[];
 }
 
 export interface OfficeAgent {
@@ -48,16 +45,12 @@ export async function officeAgent(opts: OfficeAgentOptions): Promise<OfficeAgent
     tools: { ...base.tools, options: { ...base.tools.options, dataDir: join(dir, 'office') } },
     store: { sqliteFile: join(dir, 'twinline.sqlite') },
   };
-  let registry: Runtime['registry'] | undefined;
-  const runtime = await createRuntime(config, {
-    stages: agentGatewayStages((name) => registry?.get(name)),
-    ...(opts.resultStages ? { resultStages: opts.resultStages } : {}),
-  });
-  registry = runtime.registry;
+  const runtime = await createRuntime(config, { profile: 'agent-session' });
+  const registry = runtime.registry;
   const roles = [...new Set(config.users.flatMap((u) => u.roles))];
   registry.registerAll([...createControlTools({ allowedRoles: roles }), ...(opts.extraTools ?? [])]);
   const provider = new ScriptedProvider(opts.script, 'test');
-  const { script: _s, user, tenant, extraTools: _e, definitions, resultStages: _r, ...rest } = opts;
+  const { script: _s, user, tenant, extraTools: _e, definitions, ...rest } = opts;
   const session = new AgentSession({
     identity: runtime.identities.resolve(user ?? 'bob', tenant ?? 'acme'),
     provider,

@@ -5,7 +5,7 @@ import {
   type PreparedCall,
   type ResultStage,
 } from '../../src/gateway/index.js';
-import { memoizeResultStage } from '../../src/platform/memoized-result-stage.js';
+import { memoizeResultStage } from '../../src/pipeline/memoized-result-stage.js';
 
 const call = (tool: string) => ({ tool: { name: tool } }) as unknown as PreparedCall;
 const ctx = (level: string) => ({ identity: { dataLevel: level } }) as unknown as CallContext;
