@@ -10,6 +10,30 @@ export {
   dataLevelRank,
   type Identity,
 } from './identity.js';
+export type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  CallContext,
+  GatewayStage,
+  PreparedCall,
+  ResultStage,
+  ResultTransform,
+  ThirdPartyTextLedger,
+  ToolCall,
+} from './stage-contract.js';
+export {
+  type AgentFrameRef,
+  type FieldTag,
+  RISK_LEVELS,
+  type RiskLevel,
+  TOOL_KINDS,
+  type ToolAnnotations,
+  type ToolExecutionContext,
+  type ToolKind,
+  type ToolPermissions,
+  type ToolSpec,
+} from './tool-manifest.js';
 export { maskUuids } from './uuid-mask.js';
 export { uuidV7 } from './uuid-v7.js';
 export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';

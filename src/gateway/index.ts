@@ -3,7 +3,6 @@ export { freezeShared, isSharedFrozen, outputJson } from './frozen-output.js';
 export { renderModelContent } from './model-content.js';
 export { summariseOutput } from './result-summary.js';
 export type { ApprovedReview, QueuedReview, ReviewExecutionLedger, ReviewQueue } from './review-queue.js';
-export { insertStage, STAGE_ORDER, type StagePosition, type StageSlot } from './stage-order.js';
 export {
   checkRbac,
   checkTenancy,

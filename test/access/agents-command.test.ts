@@ -3,7 +3,13 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_TOOL_NAMES, loadAccessEnvironment, prepareAgentCheck } from '../../src/access/index.js';
+import {
+  BUILTIN_TOOL_NAMES,
+  createAccessStage,
+  createApprovalStage,
+  loadAccessEnvironment,
+  prepareAgentCheck,
+} from '../../src/access/index.js';
 import { agentsReport } from '../../src/cli/commands/agents-run.js';
 import { ConfigError } from '../../src/core/index.js';
 import { defFile } from './fixtures.js';
@@ -87,7 +93,7 @@ describe('twinline agents', () => {
 });
 
 describe('prepareAgentCheck (for `twinline check --agent NAME`)', () => {
-  it('builds the agent state and the two stages', async () => {
+  it('builds the agent state the access and approval stages read', async () => {
     const { proj, home } = fixture();
     const check = prepareAgentCheck({
       cwd: proj,
@@ -106,14 +112,14 @@ describe('prepareAgentCheck (for `twinline check --agent NAME`)', () => {
       sessionId: 's',
       extensions: check.extensions,
     };
-    expect(await check.stages.access.evaluate(call, ctx)).toMatchObject({
+    expect(await createAccessStage().evaluate(call, ctx)).toMatchObject({
       verdict: 'deny',
       ruleId: 'permission.deny',
     });
     const ask = { ...call, call: { ...call.call, name: 'ask_user' }, args: {} };
-    expect(await check.stages.access.evaluate(ask, ctx)).toMatchObject({ ruleId: 'tool.unavailable' });
+    expect(await createAccessStage().evaluate(ask, ctx)).toMatchObject({ ruleId: 'tool.unavailable' });
     const grep = { ...call, call: { ...call.call, name: 'grep' }, args: { pattern: 'x' } };
-    expect(await check.stages.approval.evaluate(grep, ctx)).toMatchObject({ verdict: 'allow' });
+    expect(await createApprovalStage().evaluate(grep, ctx)).toMatchObject({ verdict: 'allow' });
     expect(() =>
       prepareAgentCheck({ cwd: proj, homeDir: home, available: BUILTIN_TOOL_NAMES, agentName: 'nobody' }),
     ).toThrow(ConfigError);

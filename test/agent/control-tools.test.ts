@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentEvent, SubagentDefinition } from '../../src/agent/index.js';
-import { type OfficeAgent, type OfficeAgentOptions, officeAgent } from './support/office-agent.js';
 import { RECENT } from '../support/recent-dates.js';
+import { type OfficeAgent, type OfficeAgentOptions, officeAgent } from './support/office-agent.js';
 
 let agent: OfficeAgent | undefined;
 afterEach(async () => {

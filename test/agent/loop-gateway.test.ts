@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentEvent, boundCallCount } from '../../src/agent/index.js';
 import type { ApprovalRequest } from '../../src/gateway/index.js';
+import { RECENT } from '../support/recent-dates.js';
 import { type OfficeAgent, officeAgent } from './support/office-agent.js';
 import { slowProbe } from './support/probe-tools.js';
-import { RECENT } from '../support/recent-dates.js';
 
 let agent: OfficeAgent | undefined;
 afterEach(async () => {

@@ -7,9 +7,9 @@ import {
   type SubagentDefinition,
 } from '../../src/agent/index.js';
 import type { ApprovalRequest } from '../../src/gateway/index.js';
+import { RECENT } from '../support/recent-dates.js';
 import { type OfficeAgent, type OfficeAgentOptions, officeAgent } from './support/office-agent.js';
 import { slowProbe } from './support/probe-tools.js';
-import { RECENT } from '../support/recent-dates.js';
 
 let agent: OfficeAgent | undefined;
 afterEach(async () => {

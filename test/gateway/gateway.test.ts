@@ -5,7 +5,6 @@ import {
   type CallContext,
   defaultStages,
   type GatewayStage,
-  insertStage,
   ToolGateway,
   toolUnavailable,
 } from '../../src/gateway/index.js';
@@ -190,7 +189,7 @@ describe('ToolGateway stage verdicts', () => {
 });
 
 describe('ToolGateway ask verdicts', () => {
-  const stages = insertStage(defaultStages(), askEcho, { after: 'review' });
+  const stages = [...defaultStages(), askEcho];
 
   it('without an approver the call ends as ask', async () => {
     const r = await gateway({ stages }).invoke(call('echo', { text: 'a' }), ctxOf());
@@ -277,7 +276,7 @@ describe('ToolGateway ask verdicts', () => {
 describe('ToolGateway dry run', () => {
   it('reports every verdict without executing, asking, queueing or auditing', async () => {
     const before = log.calls.length;
-    const stages = insertStage(defaultStages(), askEcho, { after: 'review' });
+    const stages = [...defaultStages(), askEcho];
     let asked = false;
     const approver: Approver = {
       request: async () => {

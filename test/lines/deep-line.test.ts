@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '../../src/agent/index.js';
 import { DeepLine, type LineEvent, ModelPlanner, parsePlan } from '../../src/lines/index.js';
 import { createRuntime } from '../../src/runtime/index.js';
+import { RECENT } from '../support/recent-dates.js';
 import { deepPlan } from './office-fixture.js';
 import { officePerTest } from './office-per-test.js';
-import { RECENT } from '../support/recent-dates.js';
 
 const { office: officeForTest, closeAfter } = officePerTest();
 

@@ -120,7 +120,6 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
         cwd: opts.cwd ?? process.cwd(),
         available: registry.list().map((t) => t.name),
         ...(opts.agent ? { agentName: opts.agent } : {}),
-        tools: registry,
       });
       extensions = agent.extensions;
       approvalMode = agent.state.mode;

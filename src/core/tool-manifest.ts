@@ -1,0 +1,96 @@
+import type { z } from 'zod';
+import type { DataLevel, Identity } from './identity.js';
+
+export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
+export type RiskLevel = (typeof RISK_LEVELS)[number];
+
+/**
+ * What kind of action a tool performs. Approval modes decide per kind (read, edit, shell, fetch,
+ * MCP, agent); `control` covers ask-user, plan mode, tasks, messages; `domain` is a business tool.
+ */
+export const TOOL_KINDS = ['read', 'edit', 'shell', 'fetch', 'mcp', 'agent', 'control', 'domain'] as const;
+export type ToolKind = (typeof TOOL_KINDS)[number];
+
+/** MCP-style behaviour hints. These are declarations checked at registration, not trust. */
+export interface ToolAnnotations {
+  readonly readOnly: boolean;
+  readonly destructive: boolean;
+  readonly idempotent: boolean;
+  readonly openWorld: boolean;
+}
+
+export interface ToolPermissions {
+  /** Roles that may call the tool at all. Empty means no role may (e.g. `record_delete`). */
+  readonly allowedRoles: readonly string[];
+  /** The minimum data level of the caller. */
+  readonly requiredDataLevel: DataLevel;
+  /** Category that roles are granted in policy (e.g. `calendar`, `finance`, `hr`). */
+  readonly category: string;
+}
+
+/**
+ * How an output field is sensitive: `pii.phone`, `pii.email`, `pii.id`, `pii.name`,
+ * `finance.amount`, `finance.account`, `hr.salary`, … The output gate maps each tag to
+ * mask / hash / aggregate / drop according to the viewer's data level.
+ */
+export type FieldTag = string;
+
+/** Context a tool's `execute` receives. Identity comes from trusted ingress, never from args. */
+export interface ToolExecutionContext {
+  readonly identity: Identity;
+  readonly sessionId: string;
+  readonly callId: string;
+  /** Aborted on timeout, on interrupt, or when the parent agent is cancelled. */
+  readonly signal: AbortSignal;
+  /** The agent making the call (main agent when absent). */
+  readonly agent?: AgentFrameRef;
+  /** Idempotency key recorded before a side-effecting call (deep line); tools may use it to dedupe. */
+  readonly idempotencyKey?: string;
+  /** Working directory for workspace tools. */
+  readonly cwd?: string;
+}
+
+/** A minimal view of the calling agent, for context-aware tools (e.g. ask_user refusing background callers). */
+export interface AgentFrameRef {
+  readonly name: string;
+  readonly depth: number;
+  readonly background: boolean;
+  readonly teammate: boolean;
+}
+
+/**
+ * A tool manifest in the MCP style plus Twinline's security declarations. Registration validates
+ * it (see `ToolRegistry`); every call to `execute` goes through the `ToolGateway`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of many argument types.
+export interface ToolSpec<I = any, O = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: z.ZodType<I>;
+  readonly annotations: ToolAnnotations;
+  readonly riskLevel: RiskLevel;
+  readonly permissions: ToolPermissions;
+  readonly requiresReview: boolean;
+  readonly timeoutMs: number;
+  /** Output field path (dotted, `[]` for array items, e.g. `customers[].phone`) → tag. */
+  readonly fieldTags?: Readonly<Record<string, FieldTag>>;
+  /** Output field paths that carry free text from outside (pages, documents, emails): quoted as data. */
+  readonly thirdPartyFields?: readonly string[];
+  /** Result cache lifetime for read-only tools (quick line). */
+  readonly cacheTtlMs?: number;
+  /**
+   * Words in the user's own request that show they asked for this high-risk capability (any
+   * language). A plan may declare the tool only when the request contains one: the model cannot
+   * grant itself a capability the user never mentioned.
+   */
+  readonly intentKeywords?: readonly string[];
+  /** Safe to run in parallel with other concurrency-safe calls of the same turn. */
+  readonly concurrencySafe?: boolean;
+  /** Kind of action, for approval modes. Defaults to `domain`. */
+  readonly kind?: ToolKind;
+  /** Data a write tool touches, so the quick-line cache can invalidate reads of the same data. */
+  readonly dataScopes?: readonly string[];
+  /** Tenants this tool serves; absent means every tenant. The gateway denies callers from others. */
+  readonly tenants?: readonly string[];
+  readonly execute: (args: I, ctx: ToolExecutionContext) => Promise<O>;
+}
