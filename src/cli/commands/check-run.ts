@@ -1,9 +1,11 @@
-import { prepareAgentCheck } from '../../access/index.js';
-import { loadConfig, prebuiltOfficeDomain } from '../../config/index.js';
+import { ACCESS_EXTENSION_KEY, parseApprovalMode, prepareAgentCheck } from '../../access/index.js';
+import { loadConfig, prebuiltOfficeDomain, type TwinlineConfig } from '../../config/index.js';
 import { type Identity, TwinlineError } from '../../core/index.js';
+import type { GatewayCheck } from '../../gateway/index.js';
 import {
   checkProfile,
   declaredByRequest,
+  type EffectiveSlot,
   explainLines,
   type GatewaySite,
   loadConfigPolicy,
@@ -11,6 +13,7 @@ import {
   type PipelineProfile,
   PROFILES,
   profileNamed,
+  reviewReplayProfile,
 } from '../../pipeline/index.js';
 import { IdentityDirectory, registerConfiguredTools } from '../../runtime/index.js';
 import { writeOut } from '../write-out.js';
@@ -39,6 +42,8 @@ export interface CheckOptions extends ConfigOption {
   readonly profile?: string;
   /** Print the profile and every slot, on or off and why. */
   readonly explain?: boolean;
+  /** The approval mode of a session profile (default: the folder's settings, else `default`). */
+  readonly mode?: string;
 }
 
 /** Parses `--args`; a bad value is an error naming the option, never a silent `{}`. */
@@ -50,33 +55,56 @@ export function parseArgsOption(text: string): unknown {
   }
 }
 
-export async function runCheck(opts: CheckOptions): Promise<void> {
+/** What a dry run decided, with the profile it ran and that profile's slots. */
+export interface CheckOutcome {
+  readonly identity: Identity;
+  readonly profile: PipelineProfile;
+  readonly slots: readonly EffectiveSlot[];
+  readonly result: GatewayCheck;
+}
+
+/**
+ * The dry run behind `twinline check`: the same pipeline, profile and tool set as the door being
+ * checked (a serve line, an agent session, the stream-json engine, the host session, the library
+ * or a review replay), stopping before anything executes, queues, asks or audits.
+ */
+export async function checkCall(opts: CheckOptions, loaded?: TwinlineConfig): Promise<CheckOutcome> {
   const args = parseArgsOption(opts.args);
   // The office domain comes from the build-time snapshot when its YAML is unchanged.
-  const config = opts.config ? loadConfig(opts.config) : (prebuiltOfficeDomain() ?? loadConfig());
+  const config =
+    loaded ?? (opts.config ? loadConfig(opts.config) : (prebuiltOfficeDomain() ?? loadConfig()));
   const line = opts.line ?? (config.lines.quick.includes(opts.tool) ? 'quick' : 'deep');
   if (line !== 'deep' && line !== 'quick') {
     throw new TwinlineError('cli.bad-line', `--line must be deep or quick, got ${JSON.stringify(line)}`, {
       where: '--line',
     });
   }
-  const target: PipelineProfile = opts.profile
-    ? profileNamed(opts.profile)
+  const replay = opts.profile?.startsWith('review-replay:');
+  const named = replay ? opts.profile!.slice('review-replay:'.length) : opts.profile;
+  const door: PipelineProfile = named
+    ? profileNamed(named)
     : opts.agent
       ? PROFILES['agent-session']
       : PROFILES[line === 'quick' ? 'serve.quick' : 'serve.deep'];
-  const serveLine = target.name.startsWith('serve.');
-  const session = !serveLine && target.name !== 'library';
+  const target = replay ? reviewReplayProfile(door) : door;
+  const serveLine = door.name.startsWith('serve.');
+  const session = !serveLine && door.name !== 'library';
+  const mode = opts.mode === undefined ? undefined : parseApprovalMode(opts.mode);
+  if (opts.mode !== undefined && !mode) {
+    throw new TwinlineError('cli.bad-mode', `unknown approval mode ${JSON.stringify(opts.mode)}`, {
+      where: '--mode',
+    });
+  }
   // Bad input is reported before the tools module is loaded. A host session acts for the local
   // operator, as the engine does when no directory user is set.
   let identity: Identity;
-  if (target.name === 'host-session') {
+  if (door.name === 'host-session') {
     const { identityFor } = await import('../../protocol/agent-runtime.js');
     const { TWINLINE_USER: _ignored, ...env } = process.env;
     identity = identityFor(config, env);
   } else {
     if (!opts.user) {
-      throw new TwinlineError('cli.missing-user', `--user is required for profile ${target.name}`, {
+      throw new TwinlineError('cli.missing-user', `--user is required for profile ${door.name}`, {
         where: '--user',
       });
     }
@@ -84,52 +112,48 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
   }
   // The configured tools (a dry run opens no store), plus a session's own, as that door has them.
   const { registry, mcp } = await registerConfiguredTools(config);
-  if (target.name === 'stream-json' || target.name === 'host-session') {
-    const { engineRegistry } = await import('../../protocol/agent-runtime.js');
-    const engine = await engineRegistry(config, identity, opts.cwd ?? process.cwd());
-    for (const t of engine.list()) if (!registry.has(t.name)) registry.register(t);
-  } else if (session) {
-    const { createControlTools } = await import('../../agent/index.js');
-    const roles = [...new Set(config.users.flatMap((u) => u.roles))];
-    for (const t of createControlTools({ allowedRoles: roles }))
-      if (!registry.has(t.name)) registry.register(t);
-  }
   try {
-    // The same pipeline and profile as the door being checked, stopping before execution.
+    if (door.name === 'stream-json' || door.name === 'host-session') {
+      const { engineRegistry } = await import('../../protocol/agent-runtime.js');
+      const engine = await engineRegistry(config, identity, opts.cwd ?? process.cwd());
+      for (const t of engine.list()) if (!registry.has(t.name)) registry.register(t);
+    } else if (session) {
+      const { createControlTools } = await import('../../agent/index.js');
+      const roles = [...new Set(config.users.flatMap((u) => u.roles))];
+      for (const t of createControlTools({ allowedRoles: roles }))
+        if (!registry.has(t.name)) registry.register(t);
+    }
+    if (!registry.has(opts.tool)) {
+      throw new TwinlineError('cli.unknown-tool', `unknown tool ${JSON.stringify(opts.tool)}`, {
+        where: '--tool',
+      });
+    }
     const pipeline = new Pipeline({ policy: loadConfigPolicy(config), audit: NO_AUDIT });
     const profile = checkProfile(target);
+    const lineAllow =
+      door.name === 'serve.quick'
+        ? config.lines.quick
+        : door.name === 'serve.readonly'
+          ? ['doc_search']
+          : config.lines.deep;
+    const site: GatewaySite = serveLine
+      ? { tools: registry, allow: new Set(lineAllow) }
+      : door.name === 'library'
+        ? { tools: registry, allow: new Set(registry.list().map((t) => t.name)) }
+        : { tools: registry };
     let extensions: Record<string, unknown> | undefined;
     let approvalMode: string | undefined;
-    const site: GatewaySite = serveLine
-      ? {
-          tools: registry,
-          allow: new Set(
-            target.name === 'serve.quick'
-              ? config.lines.quick
-              : target.name === 'serve.readonly'
-                ? ['doc_search']
-                : config.lines.deep,
-          ),
-        }
-      : {
-          tools: registry,
-          ...(target.name === 'library' ? { allow: new Set(registry.list().map((t) => t.name)) } : {}),
-        };
     if (session) {
       const agent = prepareAgentCheck({
         cwd: opts.cwd ?? process.cwd(),
         available: registry.list().map((t) => t.name),
         ...(opts.agent ? { agentName: opts.agent } : {}),
       });
-      extensions = agent.extensions;
-      approvalMode = agent.state.mode;
+      const state = mode ? { ...agent.state, mode } : agent.state;
+      extensions = { ...agent.extensions, [ACCESS_EXTENSION_KEY]: state };
+      approvalMode = state.mode;
     }
     const gateway = pipeline.gateway(profile, site, { dryRun: true });
-    if (!registry.has(opts.tool)) {
-      throw new TwinlineError('cli.unknown-tool', `unknown tool ${JSON.stringify(opts.tool)}`, {
-        where: '--tool',
-      });
-    }
     const declared = [
       ...(opts.declare
         ?.split(',')
@@ -143,7 +167,7 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
         identity,
         // a dry run records nothing: the ids only have to be unique within it
         sessionId: `cli-check-${process.pid}`,
-        domain: serveLine ? line : 'cli',
+        domain: serveLine ? door.name.slice('serve.'.length) : 'cli',
         ...(opts.declare !== undefined || opts.request !== undefined
           ? { declaredCapabilities: declared }
           : {}),
@@ -151,39 +175,43 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
         ...(approvalMode ? { approvalMode } : {}),
       },
     );
-    const slots = pipeline.explain(profile);
-    if (opts.json) {
-      writeOut(
-        `${JSON.stringify(
-          {
-            tenant: identity.tenant,
-            user: identity.user,
-            tool: opts.tool,
-            profile: profile.name,
-            verdict: result.verdict,
-            decision: result.decision,
-            path: result.path,
-            ...(opts.explain ? { slots } : {}),
-          },
-          null,
-          2,
-        )}\n`,
-      );
-      return;
-    }
-    const d = result.decision;
-    const lines = [
-      `${identity.tenant}/${identity.user} -> ${opts.tool}: ${result.verdict.toUpperCase()}`,
-      `decided by: ${d.stage} (${d.ruleId})`,
-      `reason: ${d.reason}`,
-      'stages:',
-      ...result.path.map(
-        (s) => `  ${s.stage.padEnd(12)} ${s.verdict.padEnd(7)} ${s.ruleId.padEnd(24)} ${s.reason}`,
-      ),
-      ...(opts.explain ? explainLines(profile, slots) : [`profile: ${profile.name}`]),
-    ];
-    writeOut(`${lines.join('\n')}\n`);
+    return { identity, profile, slots: pipeline.explain(profile), result };
   } finally {
     await Promise.allSettled(mcp.map((c) => c.close()));
   }
+}
+
+export async function runCheck(opts: CheckOptions): Promise<void> {
+  const { identity, profile, slots, result } = await checkCall(opts);
+  if (opts.json) {
+    writeOut(
+      `${JSON.stringify(
+        {
+          tenant: identity.tenant,
+          user: identity.user,
+          tool: opts.tool,
+          profile: profile.name,
+          verdict: result.verdict,
+          decision: result.decision,
+          path: result.path,
+          ...(opts.explain ? { slots } : {}),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    return;
+  }
+  const d = result.decision;
+  const lines = [
+    `${identity.tenant}/${identity.user} -> ${opts.tool}: ${result.verdict.toUpperCase()}`,
+    `decided by: ${d.stage} (${d.ruleId})`,
+    `reason: ${d.reason}`,
+    'stages:',
+    ...result.path.map(
+      (s) => `  ${s.stage.padEnd(12)} ${s.verdict.padEnd(7)} ${s.ruleId.padEnd(24)} ${s.reason}`,
+    ),
+    ...(opts.explain ? explainLines(profile, slots) : [`profile: ${profile.name}`]),
+  ];
+  writeOut(`${lines.join('\n')}\n`);
 }

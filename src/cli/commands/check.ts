@@ -26,9 +26,10 @@ export const checkCommand: CommandModule = {
       )
       .option(
         '--profile <name>',
-        'the door to check as: serve.deep, serve.quick, serve.readonly, agent-session, stream-json, host-session, library',
+        'the door: serve.deep|serve.quick|serve.readonly|agent-session|stream-json|host-session|library, or review-replay:<door>',
       )
       .option('--explain', 'also list the profile and every pipeline slot, on or off and why')
+      .option('--mode <mode>', 'approval mode of a session profile (default, plan, acceptEdits, …)')
       .option('--agent <name>', 'check as this sub-agent (definitions, settings and trust of --cwd)')
       .option('--cwd <dir>', 'project folder for --agent (default: the current folder)')
       .action(async (opts) => {
