@@ -170,7 +170,6 @@ describe('every door decides as `check` says for its profile', () => {
       /^policy:deny/,
       /^intent:deny/,
       /^approval:ask/,
-      /^approval:deny:mode\.plan/,
       /^executes$/,
     );
   });
