@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { createAccessPort, type ModelProvider, NoProviderError } from '../agent/index.js';
 import type { TwinlineConfig } from '../config/index.js';
 import { type ContextBus, openContextBus } from '../context/index.js';
-import type { Identity } from '../core/index.js';
+import type { Identity, StageDecision } from '../core/index.js';
 import { createInputGate } from '../gates/index.js';
 import type { ToolGateway } from '../gateway/index.js';
 import {
@@ -74,8 +74,12 @@ export interface ReviewDecisionResult {
   readonly id: string;
   readonly decided: boolean;
   readonly status: string;
-  /** The call's outcome when the approval executed it. */
-  readonly execution?: { readonly status: string; readonly modelContent: string };
+  /** The call's outcome when the approval ran it (or decided again that it may not run). */
+  readonly execution?: {
+    readonly status: string;
+    readonly modelContent: string;
+    readonly decision: StageDecision;
+  };
   /** A flagged request a reviewer cleared: its result after it ran. */
   readonly request?: RequestResult;
   /** The deep task that continues after this review. */
@@ -430,7 +434,9 @@ export async function createPlatform(
         id,
         decided: outcome.decided,
         status: outcome.status,
-        ...(exec ? { execution: { status: exec.status, modelContent: exec.modelContent } } : {}),
+        ...(exec
+          ? { execution: { status: exec.status, modelContent: exec.modelContent, decision: exec.decision } }
+          : {}),
         ...(resumedTask ? { resumedTask } : {}),
       };
     },

@@ -32,7 +32,7 @@ export {
   parseYamlWithLines,
 } from './policy-loader.js';
 export { createPolicyStage } from './policy-stage.js';
-export { createPolicyStages, mergePolicyDocuments, type PolicyStageOptions } from './policy-stages.js';
+export { mergePolicyDocuments } from './policy-stages.js';
 export {
   compileReviewers,
   parseReviewerDocument,

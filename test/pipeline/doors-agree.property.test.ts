@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +10,7 @@ import { declaredByRequest } from '../../src/pipeline/index.js';
 import { createPlatform, type Platform } from '../../src/platform/index.js';
 import { createAgentRuntime } from '../../src/protocol/agent-runtime.js';
 import { createRuntime, type Runtime } from '../../src/runtime/index.js';
-import { writeOfficeConfig } from '../support/office-config-file.js';
+import { officeTempConfig } from '../support/office-temp.js';
 import { comparable, type DoorCase, doorCase, entitledCase } from './door-cases.js';
 
 /**
@@ -20,8 +19,9 @@ import { comparable, type DoorCase, doorCase, entitledCase } from './door-cases.
  * and rules, in the same order. In process here (many cases); test/pipeline/doors.test.ts drives
  * the real processes and the HTTP server for the attacks the doors once disagreed on.
  */
-const DIR = mkdtempSync(join(tmpdir(), 'twinline-doors-'));
-const CONFIG_FILE = writeOfficeConfig(DIR, { reviewers: 'version: 1\nreviewers: []\n' });
+const office = officeTempConfig({ reviewers: 'version: 1\nreviewers: []\n' });
+const DIR = office.dir;
+const CONFIG_FILE = office.configFile;
 let config: TwinlineConfig;
 let platform: Platform;
 let library: Runtime;
@@ -42,7 +42,7 @@ afterAll(async () => {
   await platform?.close();
   await library?.close();
   await sessions?.close();
-  rmSync(DIR, { recursive: true, force: true });
+  office.cleanup();
 });
 
 const identity = (c: DoorCase): Identity => platform.runtime.identities.resolve(c.user, c.tenant);
@@ -118,7 +118,7 @@ async function sessionDecision(c: DoorCase, mode: string): Promise<string[]> {
 
 describe('every door decides as `check` says for its profile', () => {
   it('serve lines (the gateways serve, createPlatform and eval run)', async () => {
-    const seen = tally();
+    const _seen = tally();
     await fc.assert(
       fc.asyncProperty(
         doorCase,
@@ -166,12 +166,7 @@ describe('every door decides as `check` says for its profile', () => {
       }),
       { numRuns: 80, seed: SEED },
     );
-    seen.expectVaried(
-      /^policy:deny/,
-      /^intent:deny/,
-      /^approval:ask/,
-      /^executes$/,
-    );
+    seen.expectVaried(/^policy:deny/, /^intent:deny/, /^approval:ask/, /^executes$/);
   });
 
   it('the stream-json engine for a directory user', async () => {

@@ -8,7 +8,16 @@ const OFFICE = resolve('examples/office');
  * A copy of the office domain's config in a fresh temporary folder: same tools, users, policies
  * and credentials, with its own data files and SQLite store — so tests never share state.
  */
-export function officeTempConfig(overrides: { model?: string; extra?: string } = {}): {
+export function officeTempConfig(
+  overrides: {
+    model?: string;
+    extra?: string;
+    /** users.yaml text to use instead of the office directory. */
+    users?: string;
+    /** reviewers.yaml text to use instead of the office reviewers. */
+    reviewers?: string;
+  } = {},
+): {
   dir: string;
   configFile: string;
   cleanup: () => void;
@@ -18,7 +27,10 @@ export function officeTempConfig(overrides: { model?: string; extra?: string } =
   text = text
     .replace(/module: \.\/tools\/index\.ts/, `module: ${join(OFFICE, 'tools', 'index.ts')}`)
     .replace(/dataDir: .*/, `dataDir: ${join(dir, 'office')}`)
-    .replace(/users: \.\/users\.yaml/, `users: ${join(OFFICE, 'users.yaml')}`)
+    .replace(
+      /users: \.\/users\.yaml/,
+      `users: ${overrides.users === undefined ? join(OFFICE, 'users.yaml') : join(dir, 'users.yaml')}`,
+    )
     .replace(/roles: \.\/roles\.yaml/, `roles: ${join(OFFICE, 'roles.yaml')}`)
     .replace(/policies: \[\.\/policies\.yaml\]/, `policies: [${join(OFFICE, 'policies.yaml')}]`)
     .replace(/sqlite: .*/, `sqlite: ${join(dir, 'twinline.sqlite')}`);
@@ -26,6 +38,13 @@ export function officeTempConfig(overrides: { model?: string; extra?: string } =
   const configFile = join(dir, 'twinline.config.yaml');
   writeFileSync(configFile, text);
   copyFileSync(join(OFFICE, 'auth.yaml'), join(dir, 'auth.yaml'));
-  copyFileSync(join(OFFICE, 'reviewers.yaml'), join(dir, 'reviewers.yaml'));
+  if (overrides.users !== undefined) writeFileSync(join(dir, 'users.yaml'), overrides.users);
+  if (overrides.reviewers !== undefined) writeFileSync(join(dir, 'reviewers.yaml'), overrides.reviewers);
+  else copyFileSync(join(OFFICE, 'reviewers.yaml'), join(dir, 'reviewers.yaml'));
   return { dir, configFile, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The office users file's text, for tests that change someone's roles. */
+export function officeUsersText(): string {
+  return readFileSync(join(OFFICE, 'users.yaml'), 'utf8');
 }

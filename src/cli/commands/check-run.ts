@@ -71,8 +71,7 @@ export interface CheckOutcome {
 export async function checkCall(opts: CheckOptions, loaded?: TwinlineConfig): Promise<CheckOutcome> {
   const args = parseArgsOption(opts.args);
   // The office domain comes from the build-time snapshot when its YAML is unchanged.
-  const config =
-    loaded ?? (opts.config ? loadConfig(opts.config) : (prebuiltOfficeDomain() ?? loadConfig()));
+  const config = loaded ?? (opts.config ? loadConfig(opts.config) : (prebuiltOfficeDomain() ?? loadConfig()));
   const line = opts.line ?? (config.lines.quick.includes(opts.tool) ? 'quick' : 'deep');
   if (line !== 'deep' && line !== 'quick') {
     throw new TwinlineError('cli.bad-line', `--line must be deep or quick, got ${JSON.stringify(line)}`, {
