@@ -33,13 +33,18 @@ const BASE: Readonly<Record<Slot, SlotSetting>> = Object.freeze(
   Object.fromEntries(SLOTS.map((s) => [s, ON])) as Record<Slot, SlotSetting>,
 );
 
+/** A profile from `from` with `changes` switched off; a slot `from` already has off keeps its own reason. */
 function derive(
   name: string,
   doors: string,
   from: Readonly<Record<Slot, SlotSetting>>,
   changes: Partial<Record<Slot, SlotSetting>>,
 ): PipelineProfile {
-  return Object.freeze({ name, doors, slots: Object.freeze({ ...from, ...changes }) });
+  const slots = { ...from };
+  for (const [slot, setting] of Object.entries(changes) as [Slot, SlotSetting][]) {
+    if (from[slot].on) slots[slot] = setting;
+  }
+  return Object.freeze({ name, doors, slots: Object.freeze(slots) });
 }
 
 const NO_HOST = off(
