@@ -195,6 +195,9 @@ export class ToolGateway {
     const started = performance.now();
     const time = new Date();
     const lead = replay.approval ? [replay.approval] : [];
+    if (!(await ledger.claimForExecution(review.id))) {
+      return this.#notClaimable(call, ctx, review, started, time);
+    }
     if (!replay.identity) {
       const d = decide(
         'deny',
@@ -202,8 +205,6 @@ export class ToolGateway {
         'review.requester-unknown',
         `The requester ${review.user} is no longer in the directory of tenant ${review.tenant}; the approved call does not run.`,
       );
-      if (!(await ledger.claimForExecution(review.id)))
-        return this.#notClaimable(call, ctx, review, started, time);
       await ledger.complete(review.id, { status: 'failed', resultSummary: `re-decided: ${d.ruleId}` });
       return this.#finish(call, ctx, started, time, {
         status: 'denied',
@@ -212,8 +213,6 @@ export class ToolGateway {
         args: review.args,
       });
     }
-    if (!(await ledger.claimForExecution(review.id)))
-      return this.#notClaimable(call, ctx, review, started, time);
     const result = await this.#attempt(call, ctx, {
       dryRun: false,
       skipStage: 'review',

@@ -222,6 +222,44 @@ describe('ToolGateway ask verdicts', () => {
     expect(log.count('echo')).toBe(before);
   });
 
+  it('edited args are a new call: every stage decides again on them, and only an ask counts as answered', async () => {
+    // A stage that refuses one argument value, whatever mode or approver says.
+    const noSecret: GatewayStage = {
+      name: 'policy',
+      evaluate: (c) =>
+        (c.args as { text?: string }).text === 'secret'
+          ? decide('deny', 'policy', 'policy.no-secret', 'not that text')
+          : decide('allow', 'policy', 'policy.ok', 'ok'),
+    };
+    let asked = 0;
+    const approver: Approver = {
+      request: async () => {
+        asked++;
+        return { behavior: 'allow', updatedArgs: { text: 'secret' } };
+      },
+    };
+    const before = log.count('echo');
+    const edited = await gateway({ stages: [...defaultStages(), noSecret, askEcho] }).invoke(
+      call('echo', { text: 'a' }),
+      ctxOf(alice, { approver }),
+    );
+    expect(edited.status).toBe('denied');
+    expect(edited.decision).toMatchObject({ stage: 'policy', ruleId: 'policy.no-secret' });
+    expect(log.count('echo')).toBe(before);
+    // An allowed edit: the second ask is answered by the first approval, not asked again.
+    const fine: Approver = {
+      request: async () => (asked++, { behavior: 'allow', updatedArgs: { text: 'fine' } }),
+    };
+    asked = 0;
+    const ran = await gateway({ stages: [...defaultStages(), noSecret, askEcho] }).invoke(
+      call('echo', { text: 'a' }),
+      ctxOf(alice, { approver: fine }),
+    );
+    expect(ran.status).toBe('executed');
+    expect(asked).toBe(1);
+    expect(ran.path.filter((d) => d.ruleId === 'policy.ok')).toHaveLength(2);
+  });
+
   it('approver denies: the call ends denied', async () => {
     const approver: Approver = { request: async () => ({ behavior: 'deny', message: 'not today' }) };
     const r = await gateway({ stages }).invoke(call('echo', { text: 'a' }), ctxOf(alice, { approver }));
@@ -332,6 +370,18 @@ describe('ToolGateway.executeApprovedReview', () => {
     const r = await g.executeApprovedReview(review, { identity: { ...carol, roles: ['employee'] } });
     expect(r.status).toBe('denied');
     expect(r.decision.ruleId).toBe('rbac.role-not-allowed');
+    expect((await store.reviews.get(review.id))?.status).toBe('failed');
+  });
+
+  it('a requester no longer in the directory: the approved call never runs and the review fails', async () => {
+    const g = gateway();
+    const queued = await g.invoke(call('payroll_export', { month: '2026-07' }), ctxOf(carol));
+    const review = (await store.reviews.get(queued.reviewId!))!;
+    await store.reviews.decide(review.id, { decision: 'approved', by: 'boss' });
+    const before = log.count('payroll_export');
+    const r = await g.executeApprovedReview(review, { identity: undefined });
+    expect(r).toMatchObject({ status: 'denied', decision: { ruleId: 'review.requester-unknown' } });
+    expect(log.count('payroll_export')).toBe(before);
     expect((await store.reviews.get(review.id))?.status).toBe('failed');
   });
 
