@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig, type TwinlineConfig } from '../config/index.js';
 import type { Identity } from '../core/index.js';
+import { configPolicySchema } from '../gateway/index.js';
 import { createPlatform, type Platform } from '../platform/index.js';
 import {
-  loadPolicyFile,
-  mergePolicyDocuments,
+  DEFAULT_THIRD_PARTY,
+  loadPolicyFiles,
   PolicyEngine,
   type ToolFacts,
   toolFacts,
@@ -199,11 +200,17 @@ function withIdentityOverride(config: TwinlineConfig, sc: LoadedScenario): Twinl
 async function buildOracle(suite: LoadedSuite, dataDir: string): Promise<EntitlementOracle> {
   const reference = isolate(loadConfig(suite.config), dataDir);
   const files = suite.oraclePolicies ?? reference.policies;
-  const engine = new PolicyEngine(mergePolicyDocuments(files.map((f) => loadPolicyFile(f))));
   const runtime = await createRuntime(reference, { store: false });
   const facts = new Map<string, ToolFacts>();
   for (const spec of runtime.registry.list()) facts.set(spec.name, toolFacts(spec));
+  const schema = configPolicySchema(reference, runtime.registry.list());
   await runtime.close();
+  // The same strict load every door uses; no policy file at all means nothing is entitled.
+  const doc = loadPolicyFiles(files, schema) ?? {
+    rules: [],
+    parameters: { tools: {}, thirdParty: DEFAULT_THIRD_PARTY },
+  };
+  const engine = new PolicyEngine(doc);
   return new EntitlementOracle(engine, facts);
 }
 

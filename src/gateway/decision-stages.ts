@@ -4,25 +4,38 @@ import {
   createIntentStage,
   createParameterStage,
   createPolicyStage,
-  loadPolicyFile,
-  PolicyEngine,
+  loadPolicyEngine,
+  type PolicyEngine,
+  type PolicySchema,
+  policySchema,
 } from '../policy/index.js';
+import type { ToolSpec } from '../tools/index.js';
 import { insertStage } from './stage-order.js';
 import { defaultStages } from './stages/index.js';
 import type { GatewayStage } from './types.js';
 
-/** The policy of a configuration: its policy files merged into one engine (none → undefined). */
-export function loadConfigPolicy(config: TwinlineConfig): PolicyEngine | undefined {
-  const docs = config.policyDocuments ?? config.policies.map((f) => loadPolicyFile(f));
-  if (docs.length === 0) return undefined;
-  if (docs.length === 1) return new PolicyEngine(docs[0]!);
-  return new PolicyEngine({
-    rules: docs.flatMap((d) => d.rules),
-    parameters: {
-      tools: Object.assign({}, ...docs.map((d) => d.parameters.tools)),
-      thirdParty: docs[docs.length - 1]!.parameters.thirdParty,
-    },
-  });
+/**
+ * What a configuration's policy files may refer to: its tools (argument types from their input
+ * schemas), its user directory and its roles. Every door checks policies and reviewers against it.
+ */
+export function configPolicySchema(config: TwinlineConfig, tools: Iterable<ToolSpec>): PolicySchema {
+  return policySchema({ tools, users: config.users, roles: Object.keys(config.roles) });
+}
+
+/**
+ * The policy of a configuration: its policy files (or their build-time snapshot) through the one
+ * strict load of `src/policy` (merge refusing duplicate ids and conflicting constraints, then the
+ * type check against `tools`). None → undefined.
+ */
+export function loadConfigPolicy(
+  config: TwinlineConfig,
+  tools: Iterable<ToolSpec>,
+): PolicyEngine | undefined {
+  return loadPolicyEngine(
+    config.policies,
+    configPolicySchema(config, tools),
+    config.policyDocuments ? { documents: config.policyDocuments } : {},
+  );
 }
 
 /** The default access state of a line's main agent: its allowlist and no extra rules. */

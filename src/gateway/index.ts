@@ -1,4 +1,4 @@
-export { decisionStages, lineAccessState, loadConfigPolicy } from './decision-stages.js';
+export { configPolicySchema, decisionStages, lineAccessState, loadConfigPolicy } from './decision-stages.js';
 export { type ExecutionOutcome, executeWithTimeout } from './execute-with-timeout.js';
 export { freezeShared, isSharedFrozen, outputJson } from './frozen-output.js';
 export { renderModelContent } from './model-content.js';

@@ -6,6 +6,7 @@ import { type ContextBus, openContextBus } from '../context/index.js';
 import type { Identity } from '../core/index.js';
 import { createInputGate, createQuotingStage, createRedactionStage } from '../gates/index.js';
 import {
+  configPolicySchema,
   decisionStages,
   type GatewayStage,
   loadConfigPolicy,
@@ -151,9 +152,19 @@ export async function createPlatform(
   const registry = runtime.registry;
   const now = options.now ?? (() => new Date());
 
-  const policy = loadConfigPolicy(config);
   const reviewersFile = join(dirname(config.file), 'reviewers.yaml');
-  const reviewers = existsSync(reviewersFile) ? loadReviewerFile(reviewersFile) : undefined;
+  let policy: ReturnType<typeof loadConfigPolicy>;
+  let reviewers: ReturnType<typeof loadReviewerFile> | undefined;
+  try {
+    policy = loadConfigPolicy(config, registry.list());
+    reviewers = existsSync(reviewersFile)
+      ? loadReviewerFile(reviewersFile, configPolicySchema(config, registry.list()))
+      : undefined;
+  } catch (err) {
+    // A policy that cannot load stops start-up; the store opened for it is closed first.
+    await runtime.close();
+    throw err;
+  }
 
   const watermarkKey = loadWatermarkKey(
     join(dirname(config.store.sqliteFile ?? join('.twinline', 'twinline.sqlite')), 'watermark.key'),

@@ -46,10 +46,16 @@ export async function runCheck(opts: CheckOptions): Promise<void> {
     });
   }
   const allow = new Set(line === 'quick' ? config.lines.quick : config.lines.deep);
-  // The same deciding stages as the line's gateway in `serve` (resilience aside).
-  let stages = decisionStages(allow, loadConfigPolicy(config));
   // The configured tools only: a dry run opens no store.
   const { registry, mcp } = await registerConfiguredTools(config);
+  // The same deciding stages as the line's gateway in `serve` (resilience aside).
+  let stages: ReturnType<typeof decisionStages>;
+  try {
+    stages = decisionStages(allow, loadConfigPolicy(config, registry.list()));
+  } catch (err) {
+    await Promise.allSettled(mcp.map((c) => c.close()));
+    throw err;
+  }
   let extensions: Record<string, unknown> | undefined;
   let approvalMode: string | undefined;
   if (opts.agent) {

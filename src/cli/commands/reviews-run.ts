@@ -2,15 +2,16 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadConfig, type TwinlineConfig } from '../../config/index.js';
 import { TwinlineError } from '../../core/index.js';
-import { reviewStage, schemaStage } from '../../gateway/index.js';
+import { configPolicySchema, reviewStage, schemaStage } from '../../gateway/index.js';
 import {
   createPolicyStages,
   loadPolicyFiles,
   loadReviewerFile,
+  type PolicySchema,
   type ReviewerSet,
 } from '../../policy/index.js';
 import { ReviewService } from '../../review/index.js';
-import { createRuntime } from '../../runtime/index.js';
+import { createRuntime, registerConfiguredTools } from '../../runtime/index.js';
 import {
   openStore,
   REVIEW_STATUSES,
@@ -39,11 +40,18 @@ async function openConfiguredStore(config: TwinlineConfig): Promise<Store> {
 }
 
 /** `reviewers.yaml` next to the first policy file, when present. */
-function reviewersFor(config: TwinlineConfig): ReviewerSet | undefined {
+function reviewersFor(config: TwinlineConfig, schema: PolicySchema): ReviewerSet | undefined {
   const first = config.policies[0];
   if (!first) return undefined;
   const file = join(dirname(first), 'reviewers.yaml');
-  return existsSync(file) ? loadReviewerFile(file) : undefined;
+  return existsSync(file) ? loadReviewerFile(file, schema) : undefined;
+}
+
+/** The policy schema of the configured tools (MCP servers connected only to read their manifests). */
+async function policySchemaOf(config: TwinlineConfig): Promise<PolicySchema> {
+  const { registry, mcp } = await registerConfiguredTools(config);
+  await Promise.allSettled(mcp.map((c) => c.close()));
+  return configPolicySchema(config, registry.list());
 }
 
 export async function runReviewsList(opts: ReviewsListOptions): Promise<void> {
@@ -106,14 +114,13 @@ export async function runReviewsDecide(
   const config = loadConfig(opts.config);
   // The policy pipeline re-runs on the approved call (the gateway skips only `review` and marks
   // the approval as the confirmation of intent).
-  const stages =
-    config.policies.length > 0
-      ? [schemaStage, ...createPolicyStages(loadPolicyFiles(config.policies)), reviewStage]
-      : undefined;
+  const schema = await policySchemaOf(config);
+  const policy = loadPolicyFiles(config.policies, schema);
+  const stages = policy ? [schemaStage, ...createPolicyStages(policy), reviewStage] : undefined;
   const runtime = await createRuntime(config, { store: true, ...(stages ? { stages } : {}) });
   try {
     const store = runtime.store as Store;
-    const reviewers = reviewersFor(config);
+    const reviewers = reviewersFor(config, schema);
     const service = new ReviewService({
       reviews: store.reviews,
       gateway: runtime.gateway,
