@@ -20,6 +20,12 @@ export {
 } from './cedar-export.js';
 export { compileCondition, compilePath } from './condition.js';
 export { type ConditionProblem, type ConditionScope, checkCondition } from './condition-check.js';
+export {
+  declaredCapabilities,
+  type IntentPhrases,
+  intentWords,
+  mentionsPhrase,
+} from './declared-capabilities.js';
 export { BUILTIN_RULES, PolicyEngine, toolFacts } from './engine.js';
 export {
   type DecisionEnv,
