@@ -76,6 +76,8 @@ export interface PlatformOptions {
   readonly breakers?: BreakerOptions;
   /** Wraps every registry tool before the lines see it (benchmarks: an injected backend delay). */
   readonly wrapTool?: (tool: ToolSpec) => ToolSpec;
+  /** Wraps every model provider the lines get (eval: counts the turns a scripted model is asked for). */
+  readonly wrapProvider?: (provider: ModelProvider) => ModelProvider;
 }
 
 /** What deciding a review did. */
@@ -256,7 +258,14 @@ export async function createPlatform(
       return undefined;
     }
   };
-  const newProvider = providerSource(options.model ?? env.TWINLINE_MODEL, env);
+  const source = providerSource(options.model ?? env.TWINLINE_MODEL, env);
+  const wrapProvider = options.wrapProvider;
+  const newProvider = wrapProvider
+    ? () => {
+        const p = source();
+        return p ? wrapProvider(p) : undefined;
+      }
+    : source;
 
   const deep = new DeepLine({
     tasksFor: (t) => store.forTenant(t).tasks,
