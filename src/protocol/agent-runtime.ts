@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, relative } from 'node:path';
-import { compileRuleSet, loadAccessEnvironment } from '../access/index.js';
+import { compileRuleSet, engineStatePaths, loadAccessEnvironment } from '../access/index.js';
 import {
   type AgentEvent,
   AgentSession,
@@ -21,7 +21,13 @@ import {
 import { type Identity, TwinlineError } from '../core/index.js';
 import { type ApprovalAnswer, type ApprovalRequest, type Approver, ToolGateway } from '../gateway/index.js';
 import { ToolRegistry, type ToolSpec } from '../tools/index.js';
-import { createWorkspaceTools, isWithin, resolveInWorkspace, rootsFor } from '../tools/workspace/index.js';
+import {
+  createWorkspaceTools,
+  isWithin,
+  protectedPathCheck,
+  resolveInWorkspace,
+  rootsFor,
+} from '../tools/workspace/index.js';
 import { LazyStore } from './lazy-store.js';
 import type { HostApprovalMode } from './permission-modes.js';
 import { ReadCache, withReadCache } from './read-cache.js';
@@ -76,8 +82,12 @@ export function identityFor(config: TwinlineConfig, env: NodeJS.ProcessEnv): Ide
   return { tenant: tenant ?? 'local', user: name, roles: ['developer'], dataLevel: 'L1', attributes: {} };
 }
 
-function workspaceTools(cwd: string, cache: ReadCache): ToolSpec[] {
-  const options = { root: cwd };
+function workspaceTools(
+  cwd: string,
+  cache: ReadCache,
+  protectedWrite: (realPath: string) => string | undefined,
+): ToolSpec[] {
+  const options = { root: cwd, protectedWrite };
   return createWorkspaceTools(options).map((tool) =>
     tool.name === 'read_file'
       ? withReadCache(
@@ -91,6 +101,13 @@ function workspaceTools(cwd: string, cache: ReadCache): ToolSpec[] {
         )
       : tool,
   );
+}
+
+/** State files of the session outside `.twinline/`: a SQLite store configured elsewhere. */
+function engineStateFiles(domain: TwinlineConfig, env: NodeJS.ProcessEnv): string[] {
+  const url = env['TWINLINE_DATABASE_URL'] || domain.store.url;
+  if (url) return /^postgres(ql)?:\/\//i.test(url) ? [] : [url.replace(/^(sqlite|file):(\/\/)?/i, '')];
+  return domain.store.sqliteFile ? [domain.store.sqliteFile] : [];
 }
 
 /** The `error` and `result` of a turn that could not start (no model configured). */
@@ -117,7 +134,14 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
   const domain = configFor(config.cwd, config.env);
   const registry = new ToolRegistry().registerAll(await loadTools(domain));
   const cache = new ReadCache(config.cwd);
-  for (const tool of workspaceTools(config.cwd, cache)) {
+  // The engine's own state (settings, trust, agents, the audit database) no tool may write: the
+  // access stage refuses it by path, the write tools again on the real path after symlinks.
+  const home = config.env['HOME'] ?? config.cwd;
+  const stateFiles = engineStateFiles(domain, config.env);
+  const protectedWrite = protectedPathCheck(
+    engineStatePaths({ projectRoot: config.cwd, home, files: stateFiles }),
+  );
+  for (const tool of workspaceTools(config.cwd, cache, protectedWrite)) {
     if (!registry.get(tool.name)) registry.register(tool);
   }
   const identity = identityFor(domain, config.env);
@@ -146,16 +170,13 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
   });
   // The folder's settings (user, project, local, managed; project levels only when trusted),
   // trust and agent definitions, plus the host's --allowedTools/--disallowedTools on top.
-  const environment = loadAccessEnvironment({
-    cwd: config.cwd,
-    homeDir: config.env['HOME'] ?? config.cwd,
-  });
+  const environment = loadAccessEnvironment({ cwd: config.cwd, homeDir: home });
   const rules = compileRuleSet(
     [
       ...environment.settings.ruleSources,
       { source: 'command line', allow: config.allowedTools, deny: config.disallowedTools },
     ],
-    environment.roots,
+    { ...environment.roots, stateFiles },
   );
   const approver = new TurnApprover();
   const systemPrompt =
@@ -200,8 +221,9 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     toolNames: allTools,
     model: () => modelSpec ?? config.env['TWINLINE_MODEL'] ?? 'none',
     setApprovalMode(next) {
-      mode = next;
+      // The session gates the mode (trust); only an accepted mode is kept.
       session?.setApprovalMode(next);
+      mode = next;
     },
     async setModel(next) {
       modelSpec = next ?? config.model;

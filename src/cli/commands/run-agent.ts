@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { parseApprovalMode } from '../../access/index.js';
+import {
+  type ApprovalMode,
+  compileRuleSet,
+  loadAccessEnvironment,
+  resolveStartMode,
+  UnknownModeError,
+} from '../../access/index.js';
 import {
   type AgentEvent,
   AgentSession,
@@ -22,6 +28,8 @@ export interface RunAgentOptions {
   readonly tenant?: string;
   readonly model?: string;
   readonly approvalMode?: string;
+  /** `--permission-mode`: the same, Claude Code's names accepted; wins over `--approval-mode`. */
+  readonly permissionMode?: string;
   readonly maxTurns?: number;
   readonly json?: boolean;
   readonly config?: string;
@@ -44,11 +52,34 @@ const EXIT_NO_MODEL = 3;
  * (documents only, a ticket filed), exiting non-zero — it never pretends to be an agent.
  */
 export async function runAgentRequest(request: string, opts: RunAgentOptions): Promise<number> {
-  const mode = parseApprovalMode(opts.approvalMode ?? 'default');
-  if (!mode || mode === 'bubble') {
-    throw new TwinlineError('cli.bad-mode', `unknown approval mode ${JSON.stringify(opts.approvalMode)}`, {
-      where: '--approval-mode',
+  // The trust gate holds on the flag and on a settings start mode alike: a privileged mode in an
+  // untrusted folder is refused here (exit non-zero with the mode and folder), never downgraded.
+  const access = loadAccessEnvironment({
+    cwd: process.cwd(),
+    ...(process.env.HOME ? { homeDir: process.env.HOME } : {}),
+  });
+  const flag = opts.permissionMode ?? opts.approvalMode;
+  let mode: ApprovalMode;
+  try {
+    mode = resolveStartMode({
+      ...(flag !== undefined
+        ? {
+            requested: {
+              name: flag,
+              source: opts.permissionMode !== undefined ? '--permission-mode' : '--approval-mode',
+            },
+          }
+        : {}),
+      settings: access.settings,
+      trust: { trusted: access.trusted, folder: access.roots.projectRoot },
     });
+  } catch (err) {
+    if (err instanceof UnknownModeError) {
+      throw new TwinlineError('cli.bad-mode', err.message, {
+        where: opts.permissionMode !== undefined ? '--permission-mode' : '--approval-mode',
+      });
+    }
+    throw err;
   }
   if (opts.maxTurns !== undefined && !(opts.maxTurns > 0)) {
     throw new TwinlineError('cli.bad-max-turns', 'must be a positive integer', { where: '--max-turns' });
@@ -80,11 +111,16 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
       provider,
       gateway: rt.gateway,
       catalog: registry,
-      access: createAccessPort({ maxDepth: DEFAULT_LIMITS.maxDepth }),
+      // The folder's roots, so the built-in engine-state deny knows the project and the home.
+      access: createAccessPort({
+        maxDepth: DEFAULT_LIMITS.maxDepth,
+        rules: compileRuleSet([], access.roots),
+      }),
       approvalMode: mode,
       domain: 'cli',
       limits,
       cwd: process.cwd(),
+      trustedFolder: access.trusted,
     });
     const onSigint = () => session.interrupt();
     // A closed pipe (`twinline run … | head`) stops the run instead of crashing on EPIPE.
