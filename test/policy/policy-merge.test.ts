@@ -121,6 +121,26 @@ describe('several policy files load through one strict merge on every door', () 
     expect(bothDoors([a, c])).toEqual({ serve: 'loaded', eval: 'loaded' });
   });
 
+  it('a deny rule that could never match fails to load on both doors, naming file, line and field', () => {
+    // the issue's refund cap with a string where a number belongs, and a misspelt argument
+    for (const [when, field, message] of [
+      ['{ attr: args.to, gt: "two hundred" }', 'when.gt', /not "two hundred"/],
+      ['{ attr: args.usr, equals: principal.user }', 'when.equals', /unknown attribute args\.usr/],
+      ['{ attr: principal.departmnt, equals: sales }', 'when.equals', /unknown attribute principal\.departmnt/],
+    ] as const) {
+      const f = file(
+        `dead-${field}-${when.length}.yaml`,
+        `${GRANTS}rules:\n  - id: attendance.cap\n    effect: deny\n    tools: [attendance_query]\n    when: ${when}\n`,
+      );
+      const { serve, eval: ev } = bothDoors([f]);
+      for (const err of [serve, ev]) {
+        expect(err).toBeInstanceOf(PolicyConfigError);
+        expect((err as PolicyConfigError).location).toMatchObject({ file: f, rule: 'attendance.cap', field, line: 8 });
+        expect((err as Error).message).toMatch(message);
+      }
+    }
+  });
+
   it('grants of one role from two files add up', () => {
     const a = file('grant-a.yaml', 'version: 1\ngrants:\n  employee: [calendar]\n');
     const b = file('grant-b.yaml', 'version: 1\ngrants:\n  employee: [attendance]\n');
