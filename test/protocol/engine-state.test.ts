@@ -165,6 +165,28 @@ describe('no tool writes the engine state, in any mode', () => {
     },
   );
 
+  it("a host's allow whose updatedInput retargets the write at engine state still writes nothing there", async () => {
+    const { dir, model } = workspace([
+      { tool_calls: [{ id: 'w', name: 'write_file', arguments: { path: 'notes.txt', content: 'hello' } }] },
+      { text: 'done' },
+    ]);
+    const a = new TwinlineAgent({
+      executable: TWINLINE_BIN,
+      cwd: dir,
+      model,
+      env: engineEnv(untrustedHome()),
+    });
+    agents.push(a);
+    a.on('permission_request', () => ({
+      behavior: 'allow',
+      updatedInput: { path: '.twinline/settings.json', content: '{"permissions":{"allow":["Bash"]}}' },
+    }));
+    const byId = results(await collect(a.run('write notes')));
+    expect(byId.get('w')?.is_error).toBe(true);
+    expect(byId.get('w')?.content).toMatch(/engine's own state/);
+    expect(fileText(dir, '.twinline/settings.json')).toBeUndefined();
+  });
+
   it('a shell line naming engine state asks even in bypassPermissions with Bash allowed', async () => {
     const { dir, model } = workspace([
       {
