@@ -179,13 +179,24 @@ export function policySchema(input: PolicySchemaInput): PolicySchema {
   const tools = new Map<string, ToolShape>();
   const categories = new Set<string>();
   for (const t of input.tools) {
-    let args: AttributeType;
-    try {
-      args = attributeTypeOfJsonSchema(z.toJSONSchema(t.inputSchema, { unrepresentable: 'any' }));
-    } catch {
-      args = ANY;
-    }
-    tools.set(t.name, { category: t.permissions.category, args: { ...args, optional: false } });
+    // Converted on first use: a one-shot command checks only the tools its rules name.
+    let args: AttributeType | undefined;
+    tools.set(t.name, {
+      category: t.permissions.category,
+      get args(): AttributeType {
+        if (!args) {
+          try {
+            args = {
+              ...attributeTypeOfJsonSchema(z.toJSONSchema(t.inputSchema, { unrepresentable: 'any' })),
+              optional: false,
+            };
+          } catch {
+            args = ANY;
+          }
+        }
+        return args;
+      },
+    });
     categories.add(t.permissions.category);
   }
   const roles = new Set<string>(input.roles ?? []);
