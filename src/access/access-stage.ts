@@ -2,7 +2,9 @@ import { decide, type StageDecision } from '../core/index.js';
 import type { CallContext, GatewayStage, PreparedCall } from '../gateway/index.js';
 import { type AccessState, accessStateOf, DIRECT_ONLY_TOOLS } from './access-state.js';
 import { bridgeTargetOf } from './bridge-target.js';
+import { engineStateDenial } from './engine-state-guard.js';
 import { evaluateRules } from './rule-set.js';
+import { toolKindOf } from './tool-names.js';
 
 export const ACCESS_STAGE = 'access';
 
@@ -76,6 +78,9 @@ export function checkAccess(state: AccessState | undefined, name: string, args: 
       );
     }
   }
+  // Before any rule or mode: engine state is never written (no allow rule lifts this).
+  const guarded = engineStateDenial(name, toolKindOf(name), args, state.rules.roots, ACCESS_STAGE);
+  if (guarded) return guarded;
   const ev = evaluateRules(state.rules, name, args);
   if (ev.effect === 'deny') {
     return decide('deny', ACCESS_STAGE, 'permission.deny', `Denied by permission rule ${ev.rule!.text}.`, {

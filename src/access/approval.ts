@@ -5,6 +5,7 @@ import { accessStateOf } from './access-state.js';
 import type { ApprovalMode } from './approval-mode.js';
 import { MODE_TABLE, type ModeCell, planBlocks } from './approval-table.js';
 import { bridgeTargetOf } from './bridge-target.js';
+import { ENGINE_STATE_RULE_ID, ENGINE_STATE_SHELL_RULE, engineStateDenial } from './engine-state-guard.js';
 import { type PathRoots, targetPathOf } from './path-pattern.js';
 import { type CompiledRuleSet, evaluateRules, type RuleEvaluation } from './rule-set.js';
 import { toolKindOf } from './tool-names.js';
@@ -52,6 +53,14 @@ function decideMode(input: ApprovalInput): StageDecision {
   const { rule, mode, tool } = input;
   if (rule.effect === 'deny') {
     return decide('deny', APPROVAL_STAGE, 'permission.deny', `Denied by permission rule ${rule.rule!.text}.`);
+  }
+  if (rule.effect === 'ask' && rule.rule === ENGINE_STATE_SHELL_RULE) {
+    return decide(
+      'ask',
+      APPROVAL_STAGE,
+      `${ENGINE_STATE_RULE_ID}.shell`,
+      `The command names the engine's own state (settings, trust, audit database): ${tool} asks first in every mode.`,
+    );
   }
   if (rule.effect === 'ask') {
     return decide(
@@ -181,6 +190,9 @@ export function approvalFor(
   backgroundCaller = false,
 ): StageDecision {
   const kind = toolKindOf(name, spec?.kind);
+  // First, in every mode: engine state is never written (a manifest's own kind `edit` counts).
+  const guarded = engineStateDenial(name, kind, args, state.rules.roots, APPROVAL_STAGE);
+  if (guarded) return guarded;
   const rule = evaluateRules(state.rules, name, args);
   const readOnly = kind === 'shell' ? (rule.shell?.readOnly ?? false) : spec?.annotations.readOnly === true;
   const destructive =

@@ -60,6 +60,19 @@ export {
   loadAgentDefinitions,
 } from './definition-loader.js';
 export {
+  type EngineStatePath,
+  type EngineStateRoots,
+  engineStatePaths,
+  isEngineStatePath,
+  matchEngineState,
+} from './engine-state.js';
+export {
+  ENGINE_STATE_RULE_ID,
+  engineStateDenial,
+  engineStateOf,
+  shellNamesEngineState,
+} from './engine-state-guard.js';
+export {
   type AccessEnvironment,
   type AccessEnvironmentOptions,
   loadAccessEnvironment,
@@ -118,7 +131,15 @@ export {
   TEAMMATE_EXTENSION,
   type ToolRemovalReason,
 } from './tool-set.js';
-export { assertModeAllowed, TrustGateError } from './trust-gate.js';
+export {
+  assertModeAllowed,
+  type FolderTrustView,
+  gateApprovalMode,
+  type ModeRequest,
+  resolveStartMode,
+  TrustGateError,
+  UnknownModeError,
+} from './trust-gate.js';
 export {
   type FolderTrust,
   isTrusted,
@@ -127,4 +148,4 @@ export {
   type TrustDecision,
   type TrustValue,
 } from './trusted-folders.js';
-export { loadTrustedFolders, trustedFoldersPath } from './trusted-folders-loader.js';
+export { loadFolderTrust, loadTrustedFolders, trustedFoldersPath } from './trusted-folders-loader.js';

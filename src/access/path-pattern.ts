@@ -9,6 +9,11 @@ export interface PathRoots {
   readonly cwd: string;
   /** `~/x`. */
   readonly home: string;
+  /**
+   * Engine state files outside `<project>/.twinline/` and `~/.twinline/` (a configured audit
+   * database, the watermark key, managed settings): protected like those folders (engine-state.ts).
+   */
+  readonly stateFiles?: readonly string[];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { compileCommandPattern } from './command-pattern.js';
+import { ENGINE_STATE_SHELL_RULE, shellNamesEngineState } from './engine-state-guard.js';
 import {
   compilePathPattern,
   literalBaseOf,
@@ -370,6 +371,10 @@ function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string):
   const textKeys = segs.map((s) => keysOf(s.text));
   const coreKeys = segs.map((s) => (s.core !== s.text ? keysOf(s.core) : undefined));
   for (const effect of ['deny', 'ask'] as const) {
+    // After the deny rules, before any ask or allow: a line naming engine state asks, in every mode.
+    if (effect === 'ask' && shellNamesEngineState(command, set.roots)) {
+      return { effect: 'ask', rule: ENGINE_STATE_SHELL_RULE, shell: { ...shell, readOnly: false } };
+    }
     const idx = rules.index[effect];
     if (idx.whole[0]) return { effect, rule: idx.whole[0], shell };
     for (let i = 0; i < segs.length; i++) {

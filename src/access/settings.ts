@@ -38,6 +38,12 @@ export interface EffectiveAccessSettings {
   readonly modePolicy: SubagentModePolicy;
   /** What was ignored and why (untrusted folder, managed-only rules, refused mode). */
   readonly notices: readonly string[];
+  /**
+   * A privileged start mode a settings file asked for in an untrusted folder: `approvalMode` is
+   * then `default` for reports (`twinline agents`), and a session refuses to start on it
+   * (`resolveStartMode` throws, naming the file) rather than quietly running in another mode.
+   */
+  readonly refusedMode?: { readonly mode: ApprovalMode; readonly source: string };
 }
 
 const LEVEL_ORDER: readonly SettingsLevel[] = ['user', 'project', 'local', 'managed'];
@@ -74,6 +80,7 @@ export function mergeAccessSettings(
     if (p) ruleSources.push({ source: l.path, allow: p.allow ?? [], ask: p.ask ?? [], deny: p.deny ?? [] });
   }
   let approvalMode: ApprovalMode = 'default';
+  let modeSource: string | undefined;
   let maxDepth: number | undefined;
   let modePolicy: SubagentModePolicy = 'narrow';
   for (const l of active) {
@@ -82,14 +89,28 @@ export function mergeAccessSettings(
       const m = parseApprovalMode(raw);
       if (m === undefined || m === 'bubble')
         notices.push(`${l.path}: approval mode "${raw}" is not a start mode; ignored.`);
-      else approvalMode = m;
+      else {
+        approvalMode = m;
+        modeSource = l.path;
+      }
     }
     if (l.settings.agents?.maxDepth !== undefined) maxDepth = l.settings.agents.maxDepth;
     if (l.settings.agents?.modePolicy !== undefined) modePolicy = l.settings.agents.modePolicy;
   }
+  let refusedMode: EffectiveAccessSettings['refusedMode'];
   if (!trusted && PRIVILEGED_MODES.has(approvalMode)) {
-    notices.push(`Approval mode overridden to "default": "${approvalMode}" needs a trusted folder.`);
+    notices.push(
+      `Approval mode "${approvalMode}" from ${modeSource} refused: it needs a trusted folder (a session will not start on it).`,
+    );
+    refusedMode = { mode: approvalMode, source: modeSource ?? 'settings' };
     approvalMode = 'default';
   }
-  return { ruleSources, approvalMode, ...(maxDepth !== undefined ? { maxDepth } : {}), modePolicy, notices };
+  return {
+    ruleSources,
+    approvalMode,
+    ...(maxDepth !== undefined ? { maxDepth } : {}),
+    modePolicy,
+    notices,
+    ...(refusedMode ? { refusedMode } : {}),
+  };
 }

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ConfigError } from '../core/index.js';
-import { TRUST_VALUES, type TrustValue } from './trusted-folders.js';
+import type { FolderTrustView } from './trust-gate.js';
+import { resolveFolderTrust, TRUST_VALUES, type TrustDecision, type TrustValue } from './trusted-folders.js';
 
 /** Default location of the trusted-folders file under a home directory. */
 export function trustedFoldersPath(homeDir: string = homedir()): string {
@@ -46,4 +47,22 @@ export function loadTrustedFolders(path: string): Record<string, TrustValue> {
     out[k] = v as TrustValue;
   }
   return out;
+}
+
+/**
+ * Whether `cwd` is trusted, from the trusted-folders file under `homeDir` (or the given path):
+ * what the trust gate of every door asks. Reads one small JSON file; loads nothing else.
+ */
+export function loadFolderTrust(options: {
+  readonly cwd: string;
+  readonly homeDir?: string;
+  readonly trustedFoldersPath?: string;
+}): FolderTrustView & { readonly decision: TrustDecision } {
+  const folder = resolve(options.cwd);
+  const home = resolve(options.homeDir ?? homedir());
+  const decision = resolveFolderTrust(
+    folder,
+    loadTrustedFolders(options.trustedFoldersPath ?? trustedFoldersPath(home)),
+  );
+  return { trusted: decision.trust === 'trusted', folder, decision };
 }

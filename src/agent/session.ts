@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { assertModeAllowed, parseApprovalMode } from '../access/index.js';
 import { type Identity, TwinlineError } from '../core/index.js';
 import type { Approver, ThirdPartyTextLedger } from '../gateway/index.js';
 import { AgentFrame, type InboxMessage } from './agent-frame.js';
@@ -47,6 +48,11 @@ export interface AgentSessionOptions {
    * own words never reach it.
    */
   readonly declareIntent?: (prompt: string) => readonly string[];
+}
+
+function gateSessionMode(mode: string, trusted: boolean, cwd: string | undefined, source: string): void {
+  const parsed = parseApprovalMode(mode);
+  if (parsed) assertModeAllowed(parsed, trusted, cwd ?? '(no working folder)', { name: mode, source });
 }
 
 /** A session is single-threaded: one run at a time. */
@@ -105,6 +111,13 @@ export class AgentSession {
     this.tracker = new ResourceTracker();
     this.#provider = options.provider;
     this.#approvalMode = options.approvalMode ?? 'default';
+    // The trust gate holds however a session is built: a privileged mode needs a trusted folder.
+    gateSessionMode(
+      this.#approvalMode,
+      options.trustedFolder === true,
+      options.cwd,
+      'AgentSession approvalMode',
+    );
     this.#rt = {
       sessionId: this.sessionId,
       identity: options.identity,
@@ -166,8 +179,12 @@ export class AgentSession {
     if (this.#current) this.#current.provider = this.#provider;
   }
 
-  /** Changes the main agent's approval mode; applies from the next call. */
+  /**
+   * Changes the main agent's approval mode; applies from the next call. Throws `TrustGateError`
+   * for a privileged mode when the folder is not trusted (the mode is left as it was).
+   */
   setApprovalMode(mode: string): void {
+    gateSessionMode(mode, this.#rt.trustedFolder, this.#rt.cwd, 'setApprovalMode');
     this.#approvalMode = mode;
     if (this.#current) this.#current.approvalMode = mode;
   }

@@ -28,7 +28,12 @@ export {
 export { type Entitlement, EntitlementOracle, type ExecutedCall } from './entitlement-oracle.js';
 export { CanaryError, EvalSuiteError } from './errors.js';
 export { renderHtmlReport } from './html-report.js';
-export { judgeScenario, type ScenarioObservation, visibleText } from './judge-scenario.js';
+export {
+  judgeModelConsulted,
+  judgeScenario,
+  type ScenarioObservation,
+  visibleText,
+} from './judge-scenario.js';
 export { type LoadedScenario, type LoadedSuite, loadSuiteFile, loadSuites } from './load-suite.js';
 export {
   type EvalReport,

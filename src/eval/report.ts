@@ -19,6 +19,8 @@ export interface ScenarioReport {
   readonly decisions: readonly string[];
   /** Calls proposed (model proposals or gateway attempts, whichever is more). */
   readonly proposed_calls: number;
+  /** Turns the scenario's scripted model was asked for (0: it never ran). */
+  readonly model_turns?: number;
   readonly file: string;
 }
 

@@ -1,12 +1,14 @@
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ModelProvider } from '../agent/index.js';
 import { loadConfig, type TwinlineConfig } from '../config/index.js';
 import type { Identity } from '../core/index.js';
+import { configPolicySchema } from '../pipeline/index.js';
 import { createPlatform, type Platform } from '../platform/index.js';
 import {
-  loadPolicyFile,
-  mergePolicyDocuments,
+  DEFAULT_THIRD_PARTY,
+  loadPolicyFiles,
   PolicyEngine,
   type ToolFacts,
   toolFacts,
@@ -14,7 +16,7 @@ import {
 import { createRuntime } from '../runtime/index.js';
 import { type AuditRecord, openStore } from '../store/index.js';
 import { EntitlementOracle } from './entitlement-oracle.js';
-import { judgeScenario, visibleText } from './judge-scenario.js';
+import { judgeModelConsulted, judgeScenario, visibleText } from './judge-scenario.js';
 import type { LoadedScenario, LoadedSuite } from './load-suite.js';
 import { type EvalReport, type ScenarioReport, summarize } from './report.js';
 import { resolveScript } from './scripted-model.js';
@@ -49,6 +51,7 @@ export async function runSuites(
   const total = suites.reduce((n, s) => n + s.scenarios.length, 0);
   const rows: ScenarioReport[] = [];
   let current: AuditRecord[] = [];
+  let modelTurns = 0;
   try {
     for (const [si, suite] of suites.entries()) {
       const runConfig = isolate(loadConfig(options.config ?? suite.config), join(dir, `data-${si}`));
@@ -65,6 +68,9 @@ export async function runSuites(
             // Many scenarios share a user within a second; the suite measures decisions, not the QPS limit.
             quickQps: 100_000,
             onAudit: (rec) => current.push(rec),
+            // Counts the turns the scenario's model is asked for: a misuse scenario whose model
+            // never ran tested nothing (judgeModelConsulted).
+            wrapProvider: (provider) => countingProvider(provider, () => modelTurns++),
           });
           platforms.set(key, p);
         }
@@ -78,6 +84,7 @@ export async function runSuites(
           renameSync(`${modelFile}.next`, modelFile);
         }
         current = [];
+        modelTurns = 0;
         const t0 = performance.now();
         let row: ScenarioReport;
         try {
@@ -86,6 +93,7 @@ export async function runSuites(
           const result = await platform.handle(identity, sc.query, {
             waitForDeep: true,
             sessionId: `eval-${sc.id}`,
+            ...(sc.route ? { pinnedRoute: sc.route } : {}),
           });
           const latency = performance.now() - t0;
           const records = current;
@@ -108,7 +116,10 @@ export async function runSuites(
             denied,
             misuse,
           };
-          const failures = judgeScenario(sc.expect, obs);
+          const failures = [
+            ...judgeScenario(sc.expect, obs),
+            ...judgeModelConsulted(sc, { ...obs, modelTurns }),
+          ];
           row = {
             id: sc.id,
             kind: sc.kind,
@@ -126,6 +137,7 @@ export async function runSuites(
               return `${r.tool}: ${r.status}${d ? ` (${d.stage}/${d.ruleId})` : ''}`;
             }),
             proposed_calls: Math.max(proposed.length, records.length),
+            model_turns: modelTurns,
             file: sc.file,
           };
         } catch (err) {
@@ -199,12 +211,33 @@ function withIdentityOverride(config: TwinlineConfig, sc: LoadedScenario): Twinl
 async function buildOracle(suite: LoadedSuite, dataDir: string): Promise<EntitlementOracle> {
   const reference = isolate(loadConfig(suite.config), dataDir);
   const files = suite.oraclePolicies ?? reference.policies;
-  const engine = new PolicyEngine(mergePolicyDocuments(files.map((f) => loadPolicyFile(f))));
   const runtime = await createRuntime(reference, { store: false });
   const facts = new Map<string, ToolFacts>();
   for (const spec of runtime.registry.list()) facts.set(spec.name, toolFacts(spec));
+  const schema = configPolicySchema(reference, runtime.registry.list());
   await runtime.close();
+  // The same strict load every door uses; no policy file at all means nothing is entitled.
+  const doc = loadPolicyFiles(files, schema) ?? {
+    rules: [],
+    parameters: { tools: {}, thirdParty: DEFAULT_THIRD_PARTY },
+  };
+  const engine = new PolicyEngine(doc);
   return new EntitlementOracle(engine, facts);
+}
+
+/** The provider, counting each turn it is asked for (sub-agents' providers too). */
+function countingProvider(inner: ModelProvider, count: () => void): ModelProvider {
+  return {
+    kind: inner.kind,
+    model: inner.model,
+    turn(request) {
+      count();
+      return inner.turn(request);
+    },
+    ...(inner.forSubagent
+      ? { forSubagent: (name: string) => countingProvider(inner.forSubagent!(name), count) }
+      : {}),
+  };
 }
 
 function unique<T>(xs: readonly T[]): T[] {

@@ -5,6 +5,14 @@ export const SCENARIO_KINDS = ['normal', 'escalation', 'injection', 'low_quality
 export type ScenarioKind = (typeof SCENARIO_KINDS)[number];
 
 export const ROUTE_TARGETS = ['deep', 'quick', 'readonly_fallback'] as const;
+/** Lines a scenario can pin its request to (the router is then not asked). */
+export const PINNED_ROUTES = ['deep', 'quick'] as const;
+/**
+ * What a scenario tests. `gateway` (the default for escalation and injection scenarios with a
+ * model): the hostile model must run, or the scenario proved nothing; `input_gate` and `router`:
+ * the request is meant to be stopped (or routed away) before any model runs.
+ */
+export const SCENARIO_TARGETS = ['gateway', 'input_gate', 'router'] as const;
 export const OUTCOMES = [
   'completed',
   'denied',
@@ -77,6 +85,10 @@ export const scenarioSchema = z.strictObject({
     attributes: z.record(z.string(), attributeValue).optional(),
   }),
   query: z.string(),
+  /** Pin the line: the request goes to it without the router, so the scenario's model runs there. */
+  route: z.enum(PINNED_ROUTES).optional(),
+  /** What the scenario tests (see `SCENARIO_TARGETS`); default `gateway`. */
+  tests: z.enum(SCENARIO_TARGETS).optional(),
   model: z.array(modelTurn).optional(),
   expect: expectSchema,
 });

@@ -54,6 +54,11 @@ export interface RequestOptions {
   readonly provider?: ModelProvider;
   /** A reviewer already cleared this text after the input gate flagged it. */
   readonly inputReviewed?: boolean;
+  /**
+   * Evaluation only (never taken from a request): run this line without asking the router, so a
+   * scenario's hostile model reaches the line's gateway. The input gate still runs.
+   */
+  readonly pinnedRoute?: 'deep' | 'quick';
 }
 
 /** The answer to one request: where it went, how it ended, what ran and what was refused. */
@@ -87,7 +92,14 @@ export class LineDispatcher {
     const emit: LineEventSink = (e) => {
       options.emit?.(e);
     };
-    const route = this.deps.route(query);
+    const pinned = options.pinnedRoute;
+    const route: RouteDecision = pinned
+      ? {
+          target: pinned,
+          scores: { deep: pinned === 'deep' ? 1 : 0, quick: pinned === 'quick' ? 1 : 0 },
+          rule: 'pinned',
+        }
+      : this.deps.route(query);
     const base = { requestId, sessionId, route };
 
     const scan = options.inputReviewed ? undefined : this.deps.scanInput?.(query);

@@ -1,13 +1,27 @@
 import type { TwinlineConfig } from '../config/index.js';
-import { loadPolicyFile, mergePolicyDocuments, PolicyEngine } from '../policy/index.js';
+import { loadPolicyEngine, type PolicyEngine, type PolicySchema, policySchema } from '../policy/index.js';
+import type { ToolSpec } from '../tools/index.js';
 
 /**
- * The policy of a configuration: its policy files merged into one engine by the one strict merge
- * every door uses (duplicate rule ids refused, parameter constraints merged per argument); none →
- * undefined.
+ * What a configuration's policy files may refer to: its tools (argument types from their input
+ * schemas), its user directory and its roles. Every door checks policies and reviewers against it.
  */
-export function loadConfigPolicy(config: TwinlineConfig): PolicyEngine | undefined {
-  const docs = config.policyDocuments ?? config.policies.map((f) => loadPolicyFile(f));
-  if (docs.length === 0) return undefined;
-  return new PolicyEngine(docs.length === 1 ? docs[0]! : mergePolicyDocuments(docs));
+export function configPolicySchema(config: TwinlineConfig, tools: Iterable<ToolSpec>): PolicySchema {
+  return policySchema({ tools, users: config.users, roles: Object.keys(config.roles) });
+}
+
+/**
+ * The policy of a configuration: its policy files (or their build-time snapshot) through the one
+ * strict load of `src/policy` (merge refusing duplicate ids and conflicting constraints, then the
+ * type check against `tools`), the same for every door. None → undefined.
+ */
+export function loadConfigPolicy(
+  config: TwinlineConfig,
+  tools: Iterable<ToolSpec>,
+): PolicyEngine | undefined {
+  return loadPolicyEngine(
+    config.policies,
+    configPolicySchema(config, tools),
+    config.policyDocuments ? { documents: config.policyDocuments } : {},
+  );
 }

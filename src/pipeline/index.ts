@@ -1,5 +1,4 @@
-export { loadConfigPolicy } from './config-policy.js';
-export { declaredByRequest } from './declared-intent.js';
+export { configPolicySchema, loadConfigPolicy } from './config-policy.js';
 export { PipelineError } from './errors.js';
 export { explainLines } from './explain.js';
 export { memoizeResultStage } from './memoized-result-stage.js';

@@ -23,7 +23,13 @@ import {
   type RequestResult,
   withQuickCache,
 } from '../lines/index.js';
-import { type GatewaySite, Pipeline, PROFILES, reviewReplayProfile } from '../pipeline/index.js';
+import {
+  configPolicySchema,
+  type GatewaySite,
+  Pipeline,
+  PROFILES,
+  reviewReplayProfile,
+} from '../pipeline/index.js';
 import { loadReviewerFile } from '../policy/index.js';
 import {
   type BreakerOptions,
@@ -67,6 +73,8 @@ export interface PlatformOptions {
   readonly breakers?: BreakerOptions;
   /** Wraps every registry tool before the lines see it (benchmarks: an injected backend delay). */
   readonly wrapTool?: (tool: ToolSpec) => ToolSpec;
+  /** Wraps every model provider the lines get (eval: counts the turns a scripted model is asked for). */
+  readonly wrapProvider?: (provider: ModelProvider) => ModelProvider;
 }
 
 /** What deciding a review did. */
@@ -152,7 +160,17 @@ export async function createPlatform(
   const now = options.now ?? (() => new Date());
 
   const reviewersFile = join(dirname(config.file), 'reviewers.yaml');
-  const reviewers = existsSync(reviewersFile) ? loadReviewerFile(reviewersFile) : undefined;
+  let reviewers: ReturnType<typeof loadReviewerFile> | undefined;
+  try {
+    // Checked against the same schema as the policy files (which the runtime loaded).
+    reviewers = existsSync(reviewersFile)
+      ? loadReviewerFile(reviewersFile, configPolicySchema(config, registry.list()))
+      : undefined;
+  } catch (err) {
+    // Reviewers that cannot load stop start-up; the store opened for them is closed first.
+    await runtime.close();
+    throw err;
+  }
 
   const watermarkKey = loadWatermarkKey(
     join(dirname(config.store.sqliteFile ?? join('.twinline', 'twinline.sqlite')), 'watermark.key'),
@@ -233,7 +251,14 @@ export async function createPlatform(
 
   const resolveIdentity = (tenant: string, user: string): Identity | undefined =>
     runtime.identities.find(user, tenant);
-  const newProvider = providerSource(options.model ?? env.TWINLINE_MODEL, env);
+  const source = providerSource(options.model ?? env.TWINLINE_MODEL, env);
+  const wrapProvider = options.wrapProvider;
+  const newProvider = wrapProvider
+    ? () => {
+        const p = source();
+        return p ? wrapProvider(p) : undefined;
+      }
+    : source;
 
   const deep = new DeepLine({
     tasksFor: (t) => store.forTenant(t).tasks,

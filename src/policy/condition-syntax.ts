@@ -1,3 +1,5 @@
+import { DATA_LEVELS } from '../core/index.js';
+import { RISK_LEVELS } from '../tools/index.js';
 import { failAt, isRecord, type RuleCursor } from './document-context.js';
 import { TOOL_ATTRIBUTES } from './environment.js';
 import {
@@ -5,10 +7,13 @@ import {
   COMPARISON_OPS,
   type ComparisonOp,
   type Condition,
+  type ConditionSite,
   type Operand,
 } from './types.js';
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Level names an ordering literal may use: data levels and risk levels (ranked 1..4). */
+const LEVEL_NAMES = [...DATA_LEVELS, ...RISK_LEVELS];
 const ROOTS = ['principal', 'tool', 'args'] as const;
 
 /** True when a string operand names an attribute rather than a literal. */
@@ -65,12 +70,19 @@ export function parseCondition(cur: RuleCursor, rel: readonly (string | number)[
     failAt(cur, rel, `needs exactly one operator (${['exists', ...COMPARISON_OPS].join(', ')})`);
   }
   const op = ops[0] as string;
+  const at = siteOf(cur, [...rel, op]);
   if (op === 'exists') {
     if (raw.exists !== true) failAt(cur, [...rel, 'exists'], 'must be true (use "not" for absence)');
-    return { attr, exists: true };
+    return { attr, exists: true, at };
   }
   const operand = parseOperand(cur, [...rel, op], op as ComparisonOp, raw[op]);
-  return { attr, op: op as ComparisonOp, operand };
+  return { attr, op: op as ComparisonOp, operand, at };
+}
+
+/** The field (relative to the rule) and line of an operator, so a later type check can name them. */
+function siteOf(cur: RuleCursor, rel: readonly (string | number)[]): ConditionSite {
+  const line = cur.ctx.lineOf([...cur.base, ...rel]);
+  return { field: rel.join('.'), ...(line !== undefined ? { line } : {}) };
 }
 
 function parseOperand(
@@ -90,8 +102,14 @@ function parseOperand(
     return { value: value as string[] };
   }
   if (op === 'lte' || op === 'gte' || op === 'lt' || op === 'gt') {
-    if (!(Number.isInteger(value) || typeof value === 'string')) {
-      failAt(cur, rel, `"${op}" takes an integer, a level (L1-L4, low-critical) or an attribute path`);
+    // Any other string could never be ordered against anything: the atom would be dead.
+    const level = typeof value === 'string' && (LEVEL_NAMES as readonly string[]).includes(value);
+    if (!(Number.isInteger(value) || level)) {
+      failAt(
+        cur,
+        rel,
+        `"${op}" takes an integer, a level (L1-L4, low-critical) or an attribute path, not ${JSON.stringify(value)}`,
+      );
     }
     return { value: value as number | string };
   }

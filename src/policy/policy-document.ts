@@ -131,10 +131,19 @@ function parseParameters(ctx: DocumentContext, raw: unknown): ParameterConfig {
     if (!isRecord(args)) failAt(cur, [], 'must map argument names to constraints');
     tools[tool] = {};
     for (const [arg, c] of Object.entries(args)) {
-      (tools[tool] as Record<string, ArgumentConstraint>)[arg] = parseArgumentConstraint(cur, [arg], c);
+      (tools[tool] as Record<string, ArgumentConstraint>)[arg] = {
+        ...parseArgumentConstraint(cur, [arg], c),
+        source: lineSource(ctx, ['parameters', 'tools', tool, arg]),
+      };
     }
   }
-  return { tools, thirdParty };
+  return {
+    tools,
+    thirdParty,
+    ...(raw.thirdParty !== undefined
+      ? { thirdPartySource: lineSource(ctx, ['parameters', 'thirdParty']) }
+      : {}),
+  };
 }
 
 function parseArgumentConstraint(cur: RuleCursor, rel: string[], raw: unknown): ArgumentConstraint {

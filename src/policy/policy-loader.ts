@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { Node } from 'yaml';
 import { ConfigError, parseYamlWithLineNumbers, yamlPackage } from '../core/index.js';
+import type { PolicySchema } from './attribute-schema.js';
 import type { LineLocator } from './document-context.js';
 import { PolicyEngine } from './engine.js';
+import { checkPolicyDocument } from './policy-check.js';
 import { parsePolicyDocument } from './policy-document.js';
-import { mergePolicyDocuments } from './policy-stages.js';
+import { mergePolicyDocuments } from './policy-merge.js';
 import { parseReviewerDocument, type ReviewerSet } from './review/reviewer-document.js';
 import type { PolicyDocument } from './types.js';
 
@@ -43,20 +45,47 @@ export function loadPolicyFile(file: string): PolicyDocument {
   return parsePolicyYaml(readFileText(file), file);
 }
 
-/** Reads several policy files (config `policies:`) as one document. */
-export function loadPolicyFiles(files: readonly string[]): PolicyDocument {
-  return mergePolicyDocuments(files.map(loadPolicyFile));
+export interface PolicyFilesOptions {
+  /** The files already parsed (a build-time snapshot of the same files), instead of reading them. */
+  readonly documents?: readonly PolicyDocument[];
 }
 
-/** Reads a policy file and compiles it into an engine. */
-export function loadPolicyEngine(file: string): PolicyEngine {
-  return new PolicyEngine(loadPolicyFile(file));
+/**
+ * The one policy load every entry point uses: reads the config's policy files (or takes their
+ * parsed snapshot), merges them strictly (`mergePolicyDocuments`) and checks the result against
+ * what exists (`checkPolicyDocument`): tools, arguments and their types, the directory's
+ * attributes, roles and tenants. Any problem is a `PolicyConfigError` naming file, rule, field
+ * and line. Returns undefined when there are no policy files.
+ */
+export function loadPolicyFiles(
+  files: readonly string[],
+  schema: PolicySchema,
+  options: PolicyFilesOptions = {},
+): PolicyDocument | undefined {
+  const docs = options.documents ?? files.map(loadPolicyFile);
+  if (docs.length === 0) return undefined;
+  const doc = mergePolicyDocuments(docs);
+  checkPolicyDocument(doc, schema);
+  return doc;
 }
 
-/** Reads and validates a reviewers file (rule-based auto-reviewers). */
-export function loadReviewerFile(file: string): ReviewerSet {
+/** {@link loadPolicyFiles} compiled into an engine (undefined when there are no policy files). */
+export function loadPolicyEngine(
+  files: readonly string[],
+  schema: PolicySchema,
+  options: PolicyFilesOptions = {},
+): PolicyEngine | undefined {
+  const doc = loadPolicyFiles(files, schema, options);
+  return doc ? new PolicyEngine(doc) : undefined;
+}
+
+/**
+ * Reads and validates a reviewers file (rule-based auto-reviewers), checked against the schema
+ * like a policy: a reviewer for an unknown tool, or whose condition can never hold, fails to load.
+ */
+export function loadReviewerFile(file: string, schema: PolicySchema): ReviewerSet {
   const { value, locate } = parseYamlWithLines(readFileText(file), file);
-  return parseReviewerDocument(value, file, locate);
+  return parseReviewerDocument(value, file, locate, schema);
 }
 
 function readFileText(file: string): string {

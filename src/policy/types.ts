@@ -20,8 +20,19 @@ export type Condition =
   | { readonly all: readonly Condition[] }
   | { readonly any: readonly Condition[] }
   | { readonly not: Condition }
-  | { readonly attr: AttributePath; readonly exists: true }
-  | { readonly attr: AttributePath; readonly op: ComparisonOp; readonly operand: Operand };
+  | { readonly attr: AttributePath; readonly exists: true; readonly at?: ConditionSite }
+  | {
+      readonly attr: AttributePath;
+      readonly op: ComparisonOp;
+      readonly operand: Operand;
+      readonly at?: ConditionSite;
+    };
+
+/** Where an atom was written: its field inside the rule (`when.all.1`) and its line, for load errors. */
+export interface ConditionSite {
+  readonly field: string;
+  readonly line?: number;
+}
 
 export type RuleEffect = 'allow' | 'deny';
 
@@ -95,6 +106,8 @@ export interface ArgumentConstraint {
   readonly date?: DateConstraint;
   readonly number?: NumberConstraint;
   readonly oneOf?: readonly (string | number)[];
+  /** Where it was declared (`file:line`), for load and merge errors. */
+  readonly source?: string;
 }
 
 export interface ParameterConfig {
@@ -102,4 +115,6 @@ export interface ParameterConfig {
   readonly tools: Readonly<Record<string, Readonly<Record<string, ArgumentConstraint>>>>;
   /** Third-party text check: tools at or above this risk may not take such text as arguments. */
   readonly thirdParty: { readonly minRisk: RiskLevel; readonly minRun: number };
+  /** Where `thirdParty` was declared (`file:line`); absent → the defaults. */
+  readonly thirdPartySource?: string;
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, relative } from 'node:path';
-import { compileRuleSet, loadAccessEnvironment } from '../access/index.js';
+import { compileRuleSet, engineStatePaths, loadAccessEnvironment } from '../access/index.js';
 import {
   type AgentEvent,
   AgentSession,
@@ -19,9 +19,16 @@ import {
 } from '../config/index.js';
 import { type Identity, TwinlineError } from '../core/index.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gateway/index.js';
-import { declaredByRequest, loadConfigPolicy, Pipeline, PROFILES } from '../pipeline/index.js';
+import { loadConfigPolicy, Pipeline, PROFILES } from '../pipeline/index.js';
+import { declaredCapabilities } from '../policy/index.js';
 import { ToolRegistry, type ToolSpec } from '../tools/index.js';
-import { createWorkspaceTools, isWithin, resolveInWorkspace, rootsFor } from '../tools/workspace/index.js';
+import {
+  createWorkspaceTools,
+  isWithin,
+  protectedPathCheck,
+  resolveInWorkspace,
+  rootsFor,
+} from '../tools/workspace/index.js';
 import { LazyStore } from './lazy-store.js';
 import type { HostApprovalMode } from './permission-modes.js';
 import { ReadCache, withReadCache } from './read-cache.js';
@@ -77,8 +84,12 @@ export function identityFor(config: TwinlineConfig, env: NodeJS.ProcessEnv): Ide
   return { tenant: tenant ?? 'local', user: name, roles: ['developer'], dataLevel: 'L1', attributes: {} };
 }
 
-function workspaceTools(cwd: string, cache: ReadCache): ToolSpec[] {
-  const options = { root: cwd };
+function workspaceTools(
+  cwd: string,
+  cache: ReadCache,
+  protectedWrite: (realPath: string) => string | undefined,
+): ToolSpec[] {
+  const options = { root: cwd, protectedWrite };
   return createWorkspaceTools(options).map((tool) =>
     tool.name === 'read_file'
       ? withReadCache(
@@ -95,19 +106,23 @@ function workspaceTools(cwd: string, cache: ReadCache): ToolSpec[] {
 }
 
 /**
- * The tools of a stream-json session: the domain's, the workspace tools over `cwd`, and the
- * control tools (sub-agents, tasks, messages, plan mode, ask_user, the deferred-tool bridge and
- * code mode) which every role of the domain and the session's own may call; access decides per
- * agent. `twinline check --profile stream-json` builds the same set.
+ * The tools of a stream-json session: the domain's, the workspace tools over `cwd` (their writes
+ * refused on the engine's own state by `protectedWrite`), and the control tools (sub-agents,
+ * tasks, messages, plan mode, ask_user, the deferred-tool bridge and code mode) which every role
+ * of the domain and the session's own may call; access decides per agent. `twinline check
+ * --profile stream-json` builds the same set.
  */
 export async function engineRegistry(
   domain: TwinlineConfig,
   identity: Identity,
   cwd: string,
-  cache?: ReadCache,
+  options: { cache?: ReadCache; protectedWrite?: (realPath: string) => string | undefined } = {},
 ): Promise<ToolRegistry> {
   const registry = new ToolRegistry().registerAll(await loadTools(domain));
-  for (const tool of workspaceTools(cwd, cache ?? new ReadCache(cwd))) {
+  const protectedWrite =
+    options.protectedWrite ??
+    protectedPathCheck(engineStatePaths({ projectRoot: cwd, home: cwd, files: [] }));
+  for (const tool of workspaceTools(cwd, options.cache ?? new ReadCache(cwd), protectedWrite)) {
     if (!registry.get(tool.name)) registry.register(tool);
   }
   const roles = [...new Set([...domain.users.flatMap((u) => u.roles), ...identity.roles])];
@@ -115,6 +130,13 @@ export async function engineRegistry(
     if (!registry.get(tool.name)) registry.register(tool);
   }
   return registry;
+}
+
+/** State files of the session outside `.twinline/`: a SQLite store configured elsewhere. */
+function engineStateFiles(domain: TwinlineConfig, env: NodeJS.ProcessEnv): string[] {
+  const url = env['TWINLINE_DATABASE_URL'] || domain.store.url;
+  if (url) return /^postgres(ql)?:\/\//i.test(url) ? [] : [url.replace(/^(sqlite|file):(\/\/)?/i, '')];
+  return domain.store.sqliteFile ? [domain.store.sqliteFile] : [];
 }
 
 /** The `error` and `result` of a turn that could not start (no model configured). */
@@ -140,8 +162,15 @@ function failedTurn(sessionId: string, code: string, message: string, emit: (e: 
 export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineRuntime> {
   const domain = configFor(config.cwd, config.env);
   const cache = new ReadCache(config.cwd);
+  // The engine's own state (settings, trust, agents, the audit database) no tool may write: the
+  // access stage refuses it by path, the write tools again on the real path after symlinks.
+  const home = config.env['HOME'] ?? config.cwd;
+  const stateFiles = engineStateFiles(domain, config.env);
+  const protectedWrite = protectedPathCheck(
+    engineStatePaths({ projectRoot: config.cwd, home, files: stateFiles }),
+  );
   const identity = identityFor(domain, config.env);
-  const registry = await engineRegistry(domain, identity, config.cwd, cache);
+  const registry = await engineRegistry(domain, identity, config.cwd, { cache, protectedWrite });
   // Opened by the first audit record or review, never on the way to `system/init`.
   const store = new LazyStore(async () => {
     const { openStore } = await import('../store/index.js');
@@ -155,7 +184,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
   // The domain's policy, parameter constraints, intent rules and field tags apply to the host's
   // session as to every other door; a session without a directory user is its own profile.
   const pipeline = new Pipeline({
-    policy: loadConfigPolicy(domain),
+    policy: loadConfigPolicy(domain, registry.list()),
     audit: store.audit,
     reviews: store.reviews,
     approvalTimeoutMs: domain.approvalTimeoutMs,
@@ -164,16 +193,13 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
   const gateway = pipeline.gateway(profile, { tools: registry });
   // The folder's settings (user, project, local, managed; project levels only when trusted),
   // trust and agent definitions, plus the host's --allowedTools/--disallowedTools on top.
-  const environment = loadAccessEnvironment({
-    cwd: config.cwd,
-    homeDir: config.env['HOME'] ?? config.cwd,
-  });
+  const environment = loadAccessEnvironment({ cwd: config.cwd, homeDir: home });
   const rules = compileRuleSet(
     [
       ...environment.settings.ruleSources,
       { source: 'command line', allow: config.allowedTools, deny: config.disallowedTools },
     ],
-    environment.roots,
+    { ...environment.roots, stateFiles },
   );
   const approver = new TurnApprover();
   const systemPrompt =
@@ -198,7 +224,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
       domain: 'cli',
       definitions: environment.definitions,
       trustedFolder: environment.trusted,
-      declareIntent: (prompt) => declaredByRequest(prompt, registry.list()),
+      declareIntent: (prompt) => declaredCapabilities(prompt, registry.list()),
       ...(systemPrompt ? { systemPrompt } : {}),
       ...(config.maxTurns !== undefined ? { limits: { maxTurns: config.maxTurns } } : {}),
     });
@@ -219,8 +245,9 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     toolNames: allTools,
     model: () => modelSpec ?? config.env['TWINLINE_MODEL'] ?? 'none',
     setApprovalMode(next) {
-      mode = next;
+      // The session gates the mode (trust); only an accepted mode is kept.
       session?.setApprovalMode(next);
+      mode = next;
     },
     async setModel(next) {
       modelSpec = next ?? config.model;

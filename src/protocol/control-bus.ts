@@ -135,9 +135,17 @@ export class ControlBus {
       this.settle(r.request_id, undefined, r.response ?? {});
     } else {
       const message = typeof r.error === 'string' ? r.error : r.error.message;
+      const errorCode = (r as { error_code?: unknown }).error_code;
       this.settle(
         r.request_id,
-        new ProtocolError(PROTOCOL_ERROR_CODES.errorResponse, message, { where: `request ${r.request_id}` }),
+        new ProtocolError(
+          errorCode === 'trust_gate' ? PROTOCOL_ERROR_CODES.trustGate : PROTOCOL_ERROR_CODES.errorResponse,
+          message,
+          {
+            where: `request ${r.request_id}`,
+            ...(typeof errorCode === 'string' ? { details: { errorCode } } : {}),
+          },
+        ),
       );
     }
     return true;

@@ -44,7 +44,23 @@ export interface EngineOptions {
   readonly version: string;
   /** Called once when the engine is done (stdin closed and the queue drained). */
   readonly onDone: (exitCode: number) => void;
+  /**
+   * The trust gate for a privileged mode a host selects (`set_permission_mode` auto-edit, auto,
+   * yolo, acceptEdits, bypassPermissions): rejects with a `TrustGateError` naming the mode and the
+   * folder when the working folder is not trusted. Absent → privileged modes are refused. The
+   * initial `--permission-mode` is gated before the engine is built (`runStdioMode`).
+   */
+  readonly modeGate?: (request: { readonly name: string; readonly source: string }) => Promise<void>;
 }
+
+/** Host modes that run calls without a person confirming them: they need a trusted folder. */
+const PRIVILEGED_HOST_MODES: ReadonlySet<string> = new Set(['auto-edit', 'auto', 'yolo']);
+
+/** `error_code` of a control error response refusing a mode the folder's trust does not allow. */
+export const TRUST_GATE_ERROR_CODE = 'trust_gate';
+
+/** A mode the trust gate refused; answered with `error_code: trust_gate`. */
+class ModeRefusedError extends Error {}
 
 /** Remembered host request ids, to refuse duplicates (bounded; old ids are forgotten). */
 const SEEN_ID_MEMORY = 4096;
@@ -287,7 +303,13 @@ export class StreamJsonEngine {
       })
       .catch((err: unknown) => {
         if (!controller.signal.aborted)
-          this.respondError(id, err instanceof Error ? err.message : String(err));
+          this.respondError(
+            id,
+            err instanceof Error ? err.message : String(err),
+            err instanceof ModeRefusedError || (err as { code?: unknown }).code === 'access.trust-gate'
+              ? TRUST_GATE_ERROR_CODE
+              : undefined,
+          );
         else this.inFlight.delete(id);
       });
   }
@@ -327,8 +349,22 @@ export class StreamJsonEngine {
             `Invalid permission mode: ${name}. Valid values are: ${validPermissionModeNames().join(', ')}`,
           );
         }
-        this.mode = resolved;
+        if (PRIVILEGED_HOST_MODES.has(resolved.approvalMode)) {
+          const request = { name, source: 'set_permission_mode' };
+          if (!this.opts.modeGate) {
+            throw new ModeRefusedError(
+              `Permission mode ${name} needs a trusted folder; no trust gate is configured`,
+            );
+          }
+          try {
+            await this.opts.modeGate(request);
+          } catch (err) {
+            throw new ModeRefusedError(err instanceof Error ? err.message : String(err));
+          }
+        }
+        // The runtime's session gates too; on a refusal the engine keeps its current mode.
         this.runtime?.setApprovalMode(resolved.approvalMode);
+        this.mode = resolved;
         const status = systemStatus(this.view());
         // Answer first, then report the new mode, as the real CLIs do.
         setImmediate(() => {

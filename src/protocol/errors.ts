@@ -17,5 +17,7 @@ export const PROTOCOL_ERROR_CODES = {
   cancelled: 'protocol.cancelled',
   hostGone: 'protocol.host_gone',
   errorResponse: 'protocol.error_response',
+  /** The engine refused a permission mode: the working folder is not trusted. */
+  trustGate: 'protocol.trust_gate',
   closed: 'protocol.closed',
 } as const;

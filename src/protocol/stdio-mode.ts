@@ -3,6 +3,7 @@ import { parseStreamJsonArgs } from './argv.js';
 import { ControlTrace } from './control-trace.js';
 import { StreamJsonEngine } from './engine.js';
 import { ProtocolError } from './errors.js';
+import { resolvePermissionMode, validPermissionModeNames } from './permission-modes.js';
 import type { EngineRuntimeFactory } from './runtime.js';
 
 /** The runtime adapter is loaded only when the first turn (or `initialize`) needs it. */
@@ -10,6 +11,22 @@ const createAgentRuntime: EngineRuntimeFactory = async (config) => {
   const { createAgentRuntime: create } = await import('./agent-runtime.js');
   return create(config);
 };
+
+/**
+ * The trust gate of this session's folder, loaded on first use: only a privileged mode needs it,
+ * so answering `initialize` still loads no access code. Home as the runtime reads settings.
+ */
+function trustGateFor(
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): (request: { readonly name: string; readonly source: string }) => Promise<void> {
+  let trust: Promise<{ trusted: boolean; folder: string }> | undefined;
+  return async (request) => {
+    const access = await import('../access/index.js');
+    trust ??= Promise.resolve(access.loadFolderTrust({ cwd, homeDir: env['HOME'] ?? cwd }));
+    access.gateApprovalMode(request, await trust);
+  };
+}
 
 function envNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name];
@@ -41,6 +58,28 @@ export async function runStdioMode(
     throw err;
   }
   const env = process.env;
+  const cwd = process.cwd();
+  const modeGate = trustGateFor(cwd, env);
+  // The host's start mode passes the same gate as a later `set_permission_mode`: an unknown or
+  // refused mode ends the process with a message (exit 2), never a quiet `default`.
+  const requested = args.permissionMode;
+  if (requested !== undefined) {
+    const resolved = resolvePermissionMode(requested);
+    if (!resolved) {
+      log(
+        `Invalid permission mode: ${requested}. Valid values are: ${validPermissionModeNames().join(', ')}`,
+      );
+      return 2;
+    }
+    if (resolved.approvalMode !== 'default' && resolved.approvalMode !== 'plan') {
+      try {
+        await modeGate({ name: requested, source: '--permission-mode' });
+      } catch (err) {
+        log(err instanceof Error ? err.message : String(err));
+        return 2;
+      }
+    }
+  }
   let stdoutBroken = false;
   const trace = env['TWINLINE_TRACE_CONTROL'] ? new ControlTrace(env['TWINLINE_TRACE_CONTROL']) : undefined;
 
@@ -65,8 +104,9 @@ export async function runStdioMode(
     };
     const engine = new StreamJsonEngine({
       args,
-      cwd: process.cwd(),
+      cwd,
       env,
+      modeGate,
       write: (line) => {
         if (stdoutBroken) throw new Error('stdout is closed');
         trace?.out(line);

@@ -62,6 +62,15 @@ export async function createRuntime(config: TwinlineConfig, options: RuntimeOpti
   const { registry, mcp } = await registerConfiguredTools(config);
   const identities = new IdentityDirectory(config.users);
   const env = options.env ?? process.env;
+  // Loaded (and type-checked against the tools) before the store opens: a policy that cannot
+  // mean what it says stops start-up with nothing left open but the tools' MCP connections.
+  let policy: ReturnType<typeof loadConfigPolicy>;
+  try {
+    policy = loadConfigPolicy(config, registry.list());
+  } catch (err) {
+    await Promise.allSettled(mcp.map((c) => c.close()));
+    throw err;
+  }
   let store = options.openedStore;
   const owned = store === undefined && options.store !== false;
   if (owned) {
@@ -75,7 +84,7 @@ export async function createRuntime(config: TwinlineConfig, options: RuntimeOpti
     );
   }
   const pipeline = new Pipeline({
-    policy: loadConfigPolicy(config),
+    policy,
     audit: store ? store.audit : NO_AUDIT,
     reviews: store?.reviews,
     approvalTimeoutMs: config.approvalTimeoutMs,

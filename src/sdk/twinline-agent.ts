@@ -137,7 +137,13 @@ export class TwinlineAgent {
     return r.model ?? model ?? '';
   }
 
-  /** Changes the approval mode; resolves with the mode as the engine reports it. */
+  /**
+   * Changes the approval mode; resolves with the mode as the engine reports it. A privileged mode
+   * (acceptEdits, auto, bypassPermissions, auto-edit, yolo) in a folder the engine does not trust
+   * rejects with a `ProtocolError` of code `protocol.trust_gate` naming the mode and the folder;
+   * the engine keeps its mode. (The `permissionMode` option is gated the same way when the engine
+   * starts: it exits with that message, which the first run or request rejects with.)
+   */
   async setPermissionMode(mode: string): Promise<string> {
     const r = (await this.request({ subtype: 'set_permission_mode', mode })) as { mode?: string };
     return r.mode ?? mode;

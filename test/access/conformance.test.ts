@@ -21,6 +21,7 @@ import {
   loadAgentDefinitions,
   mergeAccessSettings,
   parseRule,
+  resolveStartMode,
   resolveSubagentMode,
   TrustGateError,
 } from '../../src/access/index.js';
@@ -811,14 +812,19 @@ const ROWS: Row[] = [
     n: 65,
     sys: 'Q',
     situation: 'untrusted folder, settings mode yolo',
-    ours: 'default, with a notice',
+    differs: true,
+    ours: 'a session refuses to start (TrustGateError naming the file); reports show default with a notice',
     check: () => {
       const s = mergeAccessSettings(
         [{ level: 'user', path: '~/s.json', settings: { approvalMode: 'yolo' } }],
         false,
       );
       expect(s.approvalMode).toBe('default');
-      expect(s.notices.join()).toMatch(/overridden/);
+      expect(s.notices.join()).toMatch(/refused/);
+      expect(s.refusedMode).toEqual({ mode: 'yolo', source: '~/s.json' });
+      expect(() => resolveStartMode({ settings: s, trust: { trusted: false, folder: '/proj' } })).toThrow(
+        /approval mode "yolo" from ~\/s\.json needs a trusted folder/,
+      );
     },
   },
   {

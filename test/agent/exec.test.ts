@@ -15,6 +15,7 @@ async function exec(code: string, opts: Partial<OfficeAgentOptions> = {}, timeou
   agent = await officeAgent({
     user: 'bob',
     approvalMode: 'auto-edit',
+    trustedFolder: true,
     ...opts,
     script: [
       { tool_calls: [{ name: 'exec', arguments: { code, ...(timeout_ms ? { timeout_ms } : {}) } }] },
@@ -86,6 +87,7 @@ describe('exec: code mode in a QuickJS sandbox', () => {
     agent = await officeAgent({
       user: 'bob',
       approvalMode: 'auto-edit',
+      trustedFolder: true,
       script: [
         { tool_calls: [{ name: 'exec', arguments: { code: 'await new Promise(() => {}); return 1;' } }] },
         { text: 'x' },

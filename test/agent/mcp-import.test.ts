@@ -57,6 +57,7 @@ describe('MCP import', () => {
       agent = await officeAgent({
         user: 'bob',
         approvalMode: 'auto',
+        trustedFolder: true,
         extraTools: conn.tools,
         script: [
           {

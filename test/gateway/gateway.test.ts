@@ -248,7 +248,10 @@ describe('ToolGateway ask verdicts', () => {
     expect(log.count('echo')).toBe(before);
     // An allowed edit: the second ask is answered by the first approval, not asked again.
     const fine: Approver = {
-      request: async () => (asked++, { behavior: 'allow', updatedArgs: { text: 'fine' } }),
+      request: async () => {
+        asked++;
+        return { behavior: 'allow', updatedArgs: { text: 'fine' } };
+      },
     };
     asked = 0;
     const ran = await gateway({ stages: [...defaultStages(), noSecret, askEcho] }).invoke(

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,8 +7,8 @@ import { type AgentEvent, AgentSession, createAccessPort, ScriptedProvider } fro
 import { checkCall } from '../../src/cli/commands/check-run.js';
 import { loadConfig, type TwinlineConfig } from '../../src/config/index.js';
 import type { Identity } from '../../src/core/index.js';
-import { declaredByRequest } from '../../src/pipeline/index.js';
 import { createPlatform, type Platform } from '../../src/platform/index.js';
+import { declaredCapabilities } from '../../src/policy/index.js';
 import { createAgentRuntime } from '../../src/protocol/agent-runtime.js';
 import { createRuntime, type Runtime } from '../../src/runtime/index.js';
 import { officeTempConfig } from '../support/office-temp.js';
@@ -27,7 +28,15 @@ let platform: Platform;
 let library: Runtime;
 let sessions: Runtime;
 
+// Privileged modes need a trusted folder at every door: the suite's folder is trusted in a home
+// of its own (the engine and `check` read trust from $HOME).
+const HOME = mkdtempSync(join(tmpdir(), 'twinline-doors-home-'));
+mkdirSync(join(HOME, '.twinline'));
+writeFileSync(join(HOME, '.twinline', 'trustedFolders.json'), JSON.stringify({ [DIR]: 'TRUST_FOLDER' }));
+const savedHome = process.env.HOME;
+
 beforeAll(async () => {
+  process.env.HOME = HOME;
   // One config file for every door; `check` loads the same one.
   config = loadConfig(CONFIG_FILE);
   platform = await createPlatform(config, {
@@ -43,10 +52,12 @@ afterAll(async () => {
   await library?.close();
   await sessions?.close();
   office.cleanup();
+  process.env.HOME = savedHome;
+  rmSync(HOME, { recursive: true, force: true });
 });
 
 const identity = (c: DoorCase): Identity => platform.runtime.identities.resolve(c.user, c.tenant);
-const declared = (c: DoorCase) => declaredByRequest(c.request, platform.runtime.registry.list());
+const declared = (c: DoorCase) => declaredCapabilities(c.request, platform.runtime.registry.list());
 
 async function checked(c: DoorCase, profile: string, extra: { mode?: string } = {}): Promise<string[]> {
   const out = await checkCall(
@@ -104,8 +115,9 @@ async function sessionDecision(c: DoorCase, mode: string): Promise<string[]> {
     approvalMode: mode,
     domain: 'cli',
     cwd: DIR,
+    trustedFolder: true,
     approver: { request: async () => ({ behavior: 'deny', message: 'host says no' }) },
-    declareIntent: (prompt) => declaredByRequest(prompt, sessions.registry.list()),
+    declareIntent: (prompt) => declaredCapabilities(prompt, sessions.registry.list()),
   });
   const events: AgentEvent[] = [];
   session.on((e) => events.push(e));
@@ -194,7 +206,7 @@ describe('every door decides as `check` says for its profile', () => {
             TWINLINE_CONFIG: CONFIG_FILE,
             TWINLINE_USER: c.user,
             TWINLINE_TENANT: c.tenant,
-            HOME: DIR,
+            HOME,
           },
         });
         try {

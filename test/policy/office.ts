@@ -17,6 +17,8 @@ import {
   createPolicyStage,
   loadPolicyFile,
   PolicyEngine,
+  type PolicySchema,
+  policySchema,
 } from '../../src/policy/index.js';
 import { IdentityDirectory } from '../../src/runtime/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
@@ -25,7 +27,15 @@ import { ToolRegistry } from '../../src/tools/index.js';
 export const POLICY_FILE = 'examples/office/policies.yaml';
 export const officeDocument = loadPolicyFile(POLICY_FILE);
 export const officeEngine = new PolicyEngine(officeDocument);
-const directory = new IdentityDirectory(loadConfig('examples/office/twinline.config.yaml').users);
+const officeConfig = loadConfig('examples/office/twinline.config.yaml');
+const directory = new IdentityDirectory(officeConfig.users);
+
+/** What the office policy files may refer to: the office tools (never opened here) and users. */
+export const officeSchema: PolicySchema = policySchema({
+  tools: createTools({ dataDir: join(tmpdir(), 'twinline-office-schema-unused') }),
+  users: officeConfig.users,
+  roles: Object.keys(officeConfig.roles),
+});
 
 /** An office user as trusted ingress resolves them (users.yaml). */
 export const who = (user: string, tenant?: string): Identity => directory.resolve(user, tenant);

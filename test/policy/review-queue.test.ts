@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadReviewerFile } from '../../src/policy/index.js';
 import { ReviewService } from '../../src/review/index.js';
-import { ctxFor, type OfficeHarness, openOffice, who } from './office.js';
+import { ctxFor, type OfficeHarness, officeSchema, openOffice, who } from './office.js';
 
 // The full policy pipeline, intent included: the gateway re-runs every stage but `review` when it
 // executes an approval, and marks that context as confirmed by the human (intent not enforced).
@@ -113,7 +113,7 @@ describe('review queue', () => {
   });
 
   it('rule-based reviewers decide what they can and leave the rest to humans', async () => {
-    const reviewers = loadReviewerFile('examples/office/reviewers.yaml');
+    const reviewers = loadReviewerFile('examples/office/reviewers.yaml', officeSchema);
     const service = new ReviewService({
       reviews: office.store.reviews,
       gateway: office.gateway,

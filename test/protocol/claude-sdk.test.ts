@@ -14,6 +14,7 @@ import {
   fileText,
   PromptFeed,
   TWINLINE_BIN,
+  trustedHome,
   workspace,
   writeScript,
 } from './sdk-harness.js';
@@ -124,7 +125,7 @@ describe('the real @anthropic-ai/claude-agent-sdk against bin/twinline.js', () =
         pathToClaudeCodeExecutable: TWINLINE_BIN,
         cwd: dir,
         model,
-        env: engineEnv(),
+        env: engineEnv(trustedHome(dir)),
         canUseTool: async () => {
           asked++;
           return { behavior: 'deny', message: 'should not be asked' };

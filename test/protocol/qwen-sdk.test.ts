@@ -7,6 +7,7 @@ import {
   fileText,
   PromptFeed,
   TWINLINE_BIN,
+  trustedHome,
   workspace,
   writeScript,
 } from './sdk-harness.js';
@@ -76,7 +77,7 @@ describe('the real @qwen-code/sdk against bin/twinline.js', () => {
         pathToQwenExecutable: TWINLINE_BIN,
         cwd: dir,
         model,
-        env: engineEnv(),
+        env: engineEnv(trustedHome(dir)),
         canUseTool: async (_tool, input): Promise<PermissionResult> => {
           asked++;
           // Never answered before stdin closes: the engine must deny it, not hang.

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -99,4 +99,20 @@ export function allowOneDenyOneScript(): unknown {
     },
     { text: 'Done.' },
   ];
+}
+
+/**
+ * A home folder whose trusted-folders file trusts `dir`: pass `{ HOME }` in the engine's
+ * environment so privileged modes (acceptEdits, auto, bypassPermissions) pass the trust gate.
+ */
+export function trustedHome(dir: string): { HOME: string } {
+  const home = mkdtempSync(join(tmpdir(), 'twinline-home-'));
+  mkdirSync(join(home, '.twinline'));
+  writeFileSync(join(home, '.twinline', 'trustedFolders.json'), JSON.stringify({ [dir]: 'TRUST_FOLDER' }));
+  return { HOME: home };
+}
+
+/** A home folder with no trusted folders: every workspace is untrusted. */
+export function untrustedHome(): { HOME: string } {
+  return { HOME: mkdtempSync(join(tmpdir(), 'twinline-home-')) };
 }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadOfficeDomain, type TwinlineConfig } from '../../src/config/index.js';
 import { TwinlineError } from '../../src/core/index.js';
 import { createRuntime, IdentityDirectory } from '../../src/runtime/index.js';
+import { createTestDatabase } from '../store/postgres-test-database.js';
 import { PG_ADMIN_URL as PG_URL, postgresReachable } from '../support/services.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'twinline-runtime-'));
@@ -64,7 +65,15 @@ describe('createRuntime', () => {
       console.warn('PostgreSQL not reachable at 127.0.0.1:5432: skipping the PostgreSQL runtime test');
       return;
     }
-    const rt = await createRuntime(officeConfig(), { env: { TWINLINE_DATABASE_URL: PG_URL } });
+    // A database of its own: the shared one may carry another branch's migrations.
+    const db = await createTestDatabase();
+    if (!db) return;
+    const rt = await createRuntime(officeConfig(), { env: { TWINLINE_DATABASE_URL: db.url } }).catch(
+      async (err: unknown) => {
+        await db.drop();
+        throw err;
+      },
+    );
     try {
       expect(rt.store?.dialect).toBe('postgres');
       const identity = rt.identities.resolve('gina', 'globex');
@@ -84,6 +93,7 @@ describe('createRuntime', () => {
       expect(records.some((x) => x.callId === id)).toBe(true);
     } finally {
       await rt.close();
+      await db.drop();
     }
   });
 });

@@ -8,6 +8,8 @@ import {
   engineEnv,
   fileText,
   TWINLINE_BIN,
+  trustedHome,
+  untrustedHome,
   workspace,
   writeScript,
 } from '../protocol/sdk-harness.js';
@@ -97,7 +99,7 @@ describe('TwinlineAgent (twinline/sdk)', () => {
       },
       { text: 'steered' },
     ]);
-    const a = agent({ cwd: dir, model });
+    const a = agent({ cwd: dir, model, env: engineEnv(trustedHome(dir)) });
     let asked = 0;
     a.on('permission_request', () => {
       asked++;
@@ -140,6 +142,35 @@ describe('TwinlineAgent (twinline/sdk)', () => {
     const { dir, model } = workspace([{ text: 'x' }]);
     const a = agent({ cwd: dir, model });
     await expect(a.setPermissionMode('root')).rejects.toThrow(/Invalid permission mode: root/);
+  });
+
+  it('the trust gate holds on the SDK: setPermissionMode and the permissionMode option in an untrusted folder', async () => {
+    const { dir, model } = workspace([
+      { tool_calls: [{ id: 't', name: 'write_file', arguments: { path: 'pwned.txt', content: 'x' } }] },
+      { text: 'done' },
+    ]);
+    const env = engineEnv(untrustedHome());
+    const a = agent({ cwd: dir, model, env });
+    for (const mode of ['bypassPermissions', 'yolo', 'acceptEdits', 'auto-edit', 'auto']) {
+      const err = await a.setPermissionMode(mode).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(err, mode).toMatchObject({ code: 'protocol.trust_gate' });
+      expect(String((err as Error).message)).toContain(`"${mode}"`);
+      expect(String((err as Error).message)).toContain(dir);
+    }
+    // the engine kept its mode: the write asks the (absent) handler, which denies
+    const events = await collect(a.run('write it'));
+    expect(events.find((e) => e.type === 'system' && e.subtype === 'init')).toMatchObject({
+      permissionMode: 'default',
+    });
+    expect(fileText(dir, 'pwned.txt')).toBeUndefined();
+    expect(await a.setPermissionMode('plan')).toBe('plan');
+
+    const b = agent({ cwd: dir, model, env, permissionMode: 'bypassPermissions' });
+    await expect(collect(b.run('write it'))).rejects.toThrow(/bypassPermissions.*needs a trusted folder/);
+    expect(fileText(dir, 'pwned.txt')).toBeUndefined();
   });
 
   it('a run fails with a clear error when the engine cannot start', async () => {

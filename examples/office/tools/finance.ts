@@ -14,7 +14,9 @@ export function financeTools(data: OfficeData): ToolSpec[] {
     }),
     annotations: READ_ONLY,
     riskLevel: 'high',
-    intentKeywords: ['账单', '计费', '费用', 'billing', 'invoice', 'bill'],
+    // Phrases that ask for billing as whole words (docs/policy.md, "Intent"): not 费用 alone
+    // (费用报销 is an expense claim), not "bill" (Bill, billion, a bill in parliament).
+    intentKeywords: ['账单', '计费', '费用报表', 'billing', 'invoice', 'invoices'],
     permissions: {
       allowedRoles: ['finance_analyst', 'project_owner'],
       requiredDataLevel: 'L3',

@@ -15,7 +15,8 @@ export function projectTools(data: OfficeData): ToolSpec[] {
     }),
     annotations: DESTRUCTIVE,
     riskLevel: 'high',
-    intentKeywords: ['配置', '设置', 'config', 'configuration', 'setting'],
+    // Not 设置 / "setting" alone: 设置一下会议提醒 (set a meeting reminder) is no config change.
+    intentKeywords: ['配置', '项目设置', 'config', 'configuration', 'project settings'],
     permissions: { allowedRoles: ['project_admin'], requiredDataLevel: 'L3', category: 'projects' },
     requiresReview: true,
     timeoutMs: 5000,

@@ -16,7 +16,8 @@ export function recordTools(data: OfficeData): ToolSpec[] {
     }),
     annotations: DESTRUCTIVE,
     riskLevel: 'critical',
-    intentKeywords: ['删除', '清除', 'delete', 'remove', 'purge'],
+    // Not "remove" or 清除 alone: "remove me from the meeting" and 清除缓存 delete no record.
+    intentKeywords: ['删除', '删掉', '清除记录', 'delete', 'purge', 'remove the record', 'remove record'],
     permissions: { allowedRoles: [], requiredDataLevel: 'L4', category: 'records' },
     requiresReview: true,
     timeoutMs: 5000,

@@ -1,10 +1,14 @@
-import { ACCESS_EXTENSION_KEY, parseApprovalMode, prepareAgentCheck } from '../../access/index.js';
+import {
+  ACCESS_EXTENSION_KEY,
+  gateApprovalMode,
+  parseApprovalMode,
+  prepareAgentCheck,
+} from '../../access/index.js';
 import { loadConfig, prebuiltOfficeDomain, type TwinlineConfig } from '../../config/index.js';
 import { type Identity, TwinlineError } from '../../core/index.js';
 import type { GatewayCheck } from '../../gateway/index.js';
 import {
   checkProfile,
-  declaredByRequest,
   type EffectiveSlot,
   explainLines,
   type GatewaySite,
@@ -15,6 +19,7 @@ import {
   profileNamed,
   reviewReplayProfile,
 } from '../../pipeline/index.js';
+import { declaredCapabilities } from '../../policy/index.js';
 import { IdentityDirectory, registerConfiguredTools } from '../../runtime/index.js';
 import { writeOut } from '../write-out.js';
 import type { ConfigOption } from './open-runtime.js';
@@ -88,8 +93,7 @@ export async function checkCall(opts: CheckOptions, loaded?: TwinlineConfig): Pr
   const target = replay ? reviewReplayProfile(door) : door;
   const serveLine = door.name.startsWith('serve.');
   const session = !serveLine && door.name !== 'library';
-  const mode = opts.mode === undefined ? undefined : parseApprovalMode(opts.mode);
-  if (opts.mode !== undefined && !mode) {
+  if (opts.mode !== undefined && !parseApprovalMode(opts.mode)) {
     throw new TwinlineError('cli.bad-mode', `unknown approval mode ${JSON.stringify(opts.mode)}`, {
       where: '--mode',
     });
@@ -127,7 +131,7 @@ export async function checkCall(opts: CheckOptions, loaded?: TwinlineConfig): Pr
         where: '--tool',
       });
     }
-    const pipeline = new Pipeline({ policy: loadConfigPolicy(config), audit: NO_AUDIT });
+    const pipeline = new Pipeline({ policy: loadConfigPolicy(config, registry.list()), audit: NO_AUDIT });
     const profile = checkProfile(target);
     const lineAllow =
       door.name === 'serve.quick'
@@ -148,6 +152,14 @@ export async function checkCall(opts: CheckOptions, loaded?: TwinlineConfig): Pr
         available: registry.list().map((t) => t.name),
         ...(opts.agent ? { agentName: opts.agent } : {}),
       });
+      // The trust gate holds here as at the door: a privileged mode needs a trusted folder.
+      const mode =
+        opts.mode === undefined
+          ? undefined
+          : gateApprovalMode(
+              { name: opts.mode, source: '--mode' },
+              { trusted: agent.environment.trusted, folder: agent.environment.roots.projectRoot },
+            );
       const state = mode ? { ...agent.state, mode } : agent.state;
       extensions = { ...agent.extensions, [ACCESS_EXTENSION_KEY]: state };
       approvalMode = state.mode;
@@ -158,7 +170,7 @@ export async function checkCall(opts: CheckOptions, loaded?: TwinlineConfig): Pr
         ?.split(',')
         .map((s) => s.trim())
         .filter(Boolean) ?? []),
-      ...(opts.request !== undefined ? declaredByRequest(opts.request, registry.list()) : []),
+      ...(opts.request !== undefined ? declaredCapabilities(opts.request, registry.list()) : []),
     ];
     const result = await gateway.check(
       { id: `check-${process.pid}`, name: opts.tool, arguments: args },

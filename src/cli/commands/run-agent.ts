@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { compileRuleSet, loadAccessEnvironment, parseApprovalMode } from '../../access/index.js';
+import {
+  type ApprovalMode,
+  compileRuleSet,
+  loadAccessEnvironment,
+  resolveStartMode,
+  UnknownModeError,
+} from '../../access/index.js';
 import {
   type AgentEvent,
   AgentSession,
@@ -13,7 +19,7 @@ import {
 } from '../../agent/index.js';
 import { loadConfig, type TwinlineConfig } from '../../config/index.js';
 import { type Identity, TwinlineError } from '../../core/index.js';
-import { declaredByRequest } from '../../pipeline/index.js';
+import { declaredCapabilities } from '../../policy/index.js';
 import { createRuntime } from '../../runtime/index.js';
 
 export interface RunAgentOptions {
@@ -21,6 +27,8 @@ export interface RunAgentOptions {
   readonly tenant?: string;
   readonly model?: string;
   readonly approvalMode?: string;
+  /** `--permission-mode`: the same, Claude Code's names accepted; wins over `--approval-mode`. */
+  readonly permissionMode?: string;
   readonly maxTurns?: number;
   readonly json?: boolean;
   readonly config?: string;
@@ -45,11 +53,34 @@ const EXIT_NO_MODEL = 3;
  * a ticket filed), exiting non-zero — it never pretends to be an agent.
  */
 export async function runAgentRequest(request: string, opts: RunAgentOptions): Promise<number> {
-  const mode = parseApprovalMode(opts.approvalMode ?? 'default');
-  if (!mode || mode === 'bubble') {
-    throw new TwinlineError('cli.bad-mode', `unknown approval mode ${JSON.stringify(opts.approvalMode)}`, {
-      where: '--approval-mode',
+  // The trust gate holds on the flag and on a settings start mode alike: a privileged mode in an
+  // untrusted folder is refused here (exit non-zero with the mode and folder), never downgraded.
+  const access = loadAccessEnvironment({
+    cwd: process.cwd(),
+    ...(process.env.HOME ? { homeDir: process.env.HOME } : {}),
+  });
+  const flag = opts.permissionMode ?? opts.approvalMode;
+  let mode: ApprovalMode;
+  try {
+    mode = resolveStartMode({
+      ...(flag !== undefined
+        ? {
+            requested: {
+              name: flag,
+              source: opts.permissionMode !== undefined ? '--permission-mode' : '--approval-mode',
+            },
+          }
+        : {}),
+      settings: access.settings,
+      trust: { trusted: access.trusted, folder: access.roots.projectRoot },
     });
+  } catch (err) {
+    if (err instanceof UnknownModeError) {
+      throw new TwinlineError('cli.bad-mode', err.message, {
+        where: opts.permissionMode !== undefined ? '--permission-mode' : '--approval-mode',
+      });
+    }
+    throw err;
   }
   if (opts.maxTurns !== undefined && !(opts.maxTurns > 0)) {
     throw new TwinlineError('cli.bad-max-turns', 'must be a positive integer', { where: '--max-turns' });
@@ -70,12 +101,9 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
   const registry = rt.registry;
   try {
     const identity = rt.identities.resolve(opts.user, opts.tenant);
-    // The folder's settings and definitions, as the stream-json engine reads them.
-    const environment = loadAccessEnvironment({
-      cwd: process.cwd(),
-      homeDir: process.env.HOME ?? process.cwd(),
-    });
-    const rules = compileRuleSet(environment.settings.ruleSources, environment.roots);
+    // The folder's permission rules over its roots (so the built-in engine-state deny knows the
+    // project and the home) and its agent definitions, as the stream-json engine reads them.
+    const rules = compileRuleSet(access.settings.ruleSources, access.roots);
     const roles = [...new Set(config.users.flatMap((u) => u.roles))];
     for (const tool of createControlTools({ allowedRoles: roles })) {
       if (!registry.has(tool.name)) registry.register(tool);
@@ -91,9 +119,9 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
       domain: 'cli',
       limits,
       cwd: process.cwd(),
-      definitions: environment.definitions,
-      trustedFolder: environment.trusted,
-      declareIntent: (prompt) => declaredByRequest(prompt, registry.list()),
+      definitions: access.definitions,
+      trustedFolder: access.trusted,
+      declareIntent: (prompt) => declaredCapabilities(prompt, registry.list()),
     });
     const onSigint = () => session.interrupt();
     // A closed pipe (`twinline run … | head`) stops the run instead of crashing on EPIPE.

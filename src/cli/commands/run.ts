@@ -11,7 +11,14 @@ export const runCommand: CommandModule = {
       .requiredOption('--user <user>', 'user name as declared in users.yaml')
       .option('--tenant <tenant>', 'tenant of the user (needed when the name exists in several)')
       .option('--model <model>', 'scripted:PATH, openai:MODEL or a model name (default: TWINLINE_MODEL)')
-      .option('--approval-mode <mode>', 'plan | default | auto-edit | auto | yolo', 'default')
+      .option(
+        '--approval-mode <mode>',
+        'plan | default | auto-edit | auto | yolo (default: the settings start mode, else default)',
+      )
+      .option(
+        '--permission-mode <mode>',
+        'the same, in either vocabulary (acceptEdits, bypassPermissions, …)',
+      )
       .option('--max-turns <n>', 'model turns before the run stops', (v) => Number.parseInt(v, 10))
       .option('--json', 'print every event as one JSON line')
       .option('--config <file>', 'twinline.config.yaml (default: the office domain)')

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Identity } from '../../core/index.js';
 import type { CallContext, GatewayResult, ToolCall } from '../../gateway/index.js';
-import { ShingleLedger } from '../../policy/index.js';
+import { declaredCapabilities, ShingleLedger } from '../../policy/index.js';
 import type { EndedReview } from '../../review/index.js';
 import type { StepRecord, TaskRecord, TaskRepository } from '../../store/index.js';
 import type { ToolSpec } from '../../tools/index.js';
@@ -643,20 +643,19 @@ export class DeepLine {
 
 /**
  * The capabilities a plan may keep: a declared tool with `intentKeywords` stays only when the
- * request mentions one of them; unknown tools are dropped.
+ * request says one of its phrases as whole words (`declaredCapabilities`); unknown tools are dropped.
  */
 export function grantedCapabilities(
   declared: readonly string[],
   request: string,
   tools: { get(name: string): ToolSpec | undefined },
 ): string[] {
-  const text = request.toLowerCase();
-  return declared.filter((name) => {
-    const tool = tools.get(name);
-    if (!tool) return false;
-    const words = tool.intentKeywords;
-    return !words || words.length === 0 || words.some((w) => text.includes(w.toLowerCase()));
-  });
+  const known = declared.map((name) => tools.get(name)).filter((t): t is ToolSpec => t !== undefined);
+  // Whole words and segmented Chinese, never a substring inside another word (docs/policy.md).
+  const said = new Set(declaredCapabilities(request, known));
+  return known
+    .filter((tool) => !tool.intentKeywords || tool.intentKeywords.length === 0 || said.has(tool.name))
+    .map((tool) => tool.name);
 }
 
 function statusOf(line: string): string {

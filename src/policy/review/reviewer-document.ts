@@ -1,4 +1,5 @@
 import type { Identity } from '../../core/index.js';
+import type { PolicySchema } from '../attribute-schema.js';
 import { type CompiledCondition, compileCondition } from '../condition.js';
 import { parseCondition } from '../condition-syntax.js';
 import {
@@ -10,6 +11,7 @@ import {
   stringList,
 } from '../document-context.js';
 import { principalView, type ToolView, toolView } from '../environment.js';
+import { checkWhen } from '../policy-check.js';
 import type { Condition, ToolFacts } from '../types.js';
 
 /** A rule-based reviewer: when its condition holds for a pending review, it decides it. */
@@ -19,6 +21,8 @@ export interface ReviewerRule {
   readonly decision: 'approve' | 'deny';
   readonly reason: string;
   readonly when?: Condition;
+  /** Where it was declared (`file:line`). */
+  readonly source?: string;
 }
 
 /** What a reviewer looks at: the original call, as persisted in the review. */
@@ -59,8 +63,17 @@ const KEYS = ['id', 'tools', 'decision', 'reason', 'when'];
 const SELF_KEYS = ['id', 'tools', 'reason', 'when'];
 const TOP_KEYS = ['version', 'reviewers', 'selfApproval'];
 
-/** Validates a reviewers document and compiles it. Deny reviewers are tried before approvals. */
-export function parseReviewerDocument(raw: unknown, file: string, locate?: LineLocator): ReviewerSet {
+/**
+ * Validates a reviewers document and compiles it. Deny reviewers are tried before approvals. With
+ * a schema, each reviewer's tools must exist and its condition must type-check against them and
+ * be able to hold (a deny reviewer that never matches would wave through what it should stop).
+ */
+export function parseReviewerDocument(
+  raw: unknown,
+  file: string,
+  locate?: LineLocator,
+  schema?: PolicySchema,
+): ReviewerSet {
   const ctx = new DocumentContext(file, locate);
   const top: RuleCursor = { ctx, rule: '(document)', base: [] };
   if (!isRecord(raw)) failAt(top, [], 'a reviewers file must be a mapping');
@@ -83,13 +96,22 @@ export function parseReviewerDocument(raw: unknown, file: string, locate?: LineL
     if (r.decision !== 'approve' && r.decision !== 'deny')
       failAt(cur, ['decision'], 'must be approve or deny');
     if (typeof r.reason !== 'string') failAt(cur, ['reason'], 'must say why (a string)');
-    return {
-      id: r.id,
-      tools: stringList(cur, ['tools'], r.tools),
-      decision: r.decision,
-      reason: r.reason,
-      ...(r.when !== undefined ? { when: parseCondition(cur, ['when'], r.when) } : {}),
-    };
+    const tools = stringList(cur, ['tools'], r.tools);
+    const when = r.when !== undefined ? parseCondition(cur, ['when'], r.when) : undefined;
+    const line = ctx.lineOf(cur.base);
+    const source = line !== undefined ? `${file}:${line}` : file;
+    if (schema) {
+      const unknown = tools.filter((t) => !schema.tools.has(t));
+      if (unknown.length > 0) {
+        failAt(
+          cur,
+          ['tools'],
+          `unknown tool ${unknown.map((t) => JSON.stringify(t)).join(', ')}: the reviewer would never apply`,
+        );
+      }
+      if (when) checkWhen(when, { schema, tools }, source, file, r.id);
+    }
+    return { id: r.id, tools, decision: r.decision, reason: r.reason, source, ...(when ? { when } : {}) };
   });
   const selfList = raw.selfApproval ?? [];
   if (!Array.isArray(selfList)) failAt(top, ['selfApproval'], 'must be a list');

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
 import { WorkspaceToolError } from './errors.js';
+import { assertWritable } from './protected-paths.js';
 import { workspacePermissions } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
@@ -41,6 +42,7 @@ export function createEditTool(options: WorkspaceToolOptions): ToolSpec<z.infer<
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const path = await resolveInWorkspace(args.path, roots, 'edit');
+      assertWritable(path, args.path, options.protectedWrite, 'edit');
       if (args.oldString === args.newString) {
         throw new WorkspaceToolError(
           'workspace.edit-no-change',

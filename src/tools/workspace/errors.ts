@@ -20,3 +20,17 @@ export class WorkspaceToolError extends TwinlineError {
     super(code, message, { where: tool, ...(details ? { details } : {}) });
   }
 }
+
+/** A write to a path no tool may write (the engine's own state), found after resolving symlinks. */
+export class WorkspaceProtectedPathError extends TwinlineError {
+  constructor(
+    readonly path: string,
+    reason: string,
+    readonly tool: string,
+  ) {
+    super('workspace.path-protected', `path ${JSON.stringify(path)} refused: ${reason}`, {
+      where: `${tool}.path`,
+      details: { path, reason },
+    });
+  }
+}

@@ -10,12 +10,13 @@ import type { WorkspaceToolOptions } from './workspace-options.js';
 import { createWriteFileTool } from './write-file.js';
 
 export { countOccurrences, createEditTool, type EditResult } from './edit-file.js';
-export { WorkspacePathError, WorkspaceToolError } from './errors.js';
+export { WorkspacePathError, WorkspaceProtectedPathError, WorkspaceToolError } from './errors.js';
 export { createGlobTool, type GlobResult } from './glob-files.js';
 export { createGrepTool, type GrepMatch, type GrepResult } from './grep-files.js';
 export { createListDirectoryTool, type DirectoryEntry, type ListDirectoryResult } from './list-directory.js';
 export { isNonPublicAddress, nonPublicAddressOf } from './network-address.js';
 export { type GroupRunResult, killGroup, runInProcessGroup } from './process-group.js';
+export { assertWritable, type ProtectedPath, protectedPathCheck } from './protected-paths.js';
 export { createReadFileTool, type ReadFileResult } from './read-file.js';
 export { createShellTool, type ShellResult } from './shell.js';
 export { createWebFetchTool, type WebFetchResult } from './web-fetch.js';

@@ -6,6 +6,12 @@ export interface WorkspaceToolOptions {
   readonly root?: string;
   /** Further directories the tools may touch (e.g. a shared docs folder). */
   readonly extraRoots?: readonly string[];
+  /**
+   * Paths `write_file` and `edit` never write, judged on the real target after symlinks (build it
+   * with `protectedPathCheck(engineStatePaths(…))`): what the path is, or undefined. Beside the
+   * gateway's lexical engine-state deny, this catches a symlink or a symlinked parent.
+   */
+  readonly protectedWrite?: (realPath: string) => string | undefined;
   /** Overrides of the tools' permissions (default roles `developer`, `admin`; data level L1; category `workspace`). */
   readonly permissions?: Partial<ToolPermissions>;
   readonly read?: {

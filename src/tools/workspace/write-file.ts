@@ -2,6 +2,7 @@ import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
+import { assertWritable } from './protected-paths.js';
 import { workspacePermissions } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
@@ -34,6 +35,7 @@ export function createWriteFileTool(
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const path = await resolveInWorkspace(args.path, roots, 'write_file');
+      assertWritable(path, args.path, options.protectedWrite, 'write_file');
       const existed = await stat(path).then(
         () => true,
         () => false,
