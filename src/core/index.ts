@@ -10,6 +10,6 @@ export {
   dataLevelRank,
   type Identity,
 } from './identity.js';
-export { maskUuids } from './uuid-mask.js';
+export { maskUuids, uuidSpans } from './uuid-mask.js';
 export { uuidV7 } from './uuid-v7.js';
 export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';
