@@ -1,10 +1,18 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createAccessPort, type ModelProvider, NoProviderError } from '../agent/index.js';
-import type { TwinlineConfig } from '../config/index.js';
+import { egressSettings, type TwinlineConfig } from '../config/index.js';
 import { type ContextBus, openContextBus } from '../context/index.js';
 import type { Identity } from '../core/index.js';
-import { createInputGate, createQuotingStage, createRedactionStage } from '../gates/index.js';
+import {
+  createInputGate,
+  createQuotingStage,
+  createRedactionStage,
+  Egress,
+  type EgressGate,
+  redactText,
+} from '../gates/index.js';
 import {
   decisionStages,
   type GatewayStage,
@@ -17,7 +25,11 @@ import {
   assertStrictQuickTools,
   createWriteFactStage,
   DeepLine,
+  type GatedLineEvent,
+  type GatedRequestResult,
+  gateRequestResult,
   LineDispatcher,
+  LineEventEgress,
   MemoryCacheBackend,
   ModelPlanner,
   QuickLine,
@@ -26,7 +38,6 @@ import {
   RecentSummaries,
   RedisCacheBackend,
   type RequestOptions,
-  type RequestResult,
   withQuickCache,
 } from '../lines/index.js';
 import { loadReviewerFile } from '../policy/index.js';
@@ -46,7 +57,6 @@ import type { AuditRecord, AuditSink, Store } from '../store/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import { LineToolCatalog, withBreaker } from './line-tools.js';
 import { memoizeResultStage } from './memoized-result-stage.js';
-import { gateOutput, loadWatermarkKey } from './output-gate.js';
 import { providerSource } from './provider-source.js';
 import { RoutingLog } from './routing-log.js';
 
@@ -84,13 +94,21 @@ export interface ReviewDecisionResult {
   readonly status: string;
   /** The call's outcome when the approval executed it. */
   readonly execution?: { readonly status: string; readonly modelContent: string };
-  /** A flagged request a reviewer cleared: its result after it ran. */
-  readonly request?: RequestResult;
+  /** A flagged request a reviewer cleared: its result after it ran (gated for the reviewer). */
+  readonly request?: GatedRequestResult;
   /** The deep task that continues after this review. */
   readonly resumedTask?: string;
 }
 
 export type LineName = 'deep' | 'quick' | 'readonly';
+
+/** `handle`'s options: a line request's, with gated events and the door's channel. */
+export type PlatformRequestOptions = Omit<RequestOptions, 'emit'> & {
+  /** The door, recorded in the watermark (default `api`). */
+  readonly channel?: string;
+  /** Receives every event of the request, gated for the requester. */
+  readonly emit?: (event: GatedLineEvent) => void;
+};
 
 /** Twinline assembled: one gateway per line, the lines, the dispatcher, reviews and resilience. */
 export interface Platform {
@@ -106,15 +124,14 @@ export interface Platform {
   readonly deepQueue: ConcurrencyQueue;
   /** Summary events between lines (the context bus) and each user's recent summaries. */
   readonly context: RecentSummaries;
+  /** The egress gate every text this platform sends passes (docs/gates.md, "Egress"). */
+  readonly egress: Egress;
   /**
-   * Routes and runs one request for a trusted identity; the answer passes the output gate
-   * (outbound classifier, PII masking for the viewer, session watermark).
+   * Routes and runs one request for a trusted identity. Everything that leaves passes the egress
+   * gate for that identity: the answer (outbound classifier, PII masking for the viewer, session
+   * watermark) and every event handed to `emit` (streamed text held to a safe boundary first).
    */
-  handle(
-    identity: Identity,
-    query: string,
-    options?: RequestOptions & { channel?: string },
-  ): Promise<RequestResult>;
+  handle(identity: Identity, query: string, options?: PlatformRequestOptions): Promise<GatedRequestResult>;
   /** Cancels a deep task: aborts it here if it runs here, and marks it so no process continues it. */
   cancelTask(tenant: string, taskId: string): Promise<boolean>;
   /** Approves a review (reviewer of the same tenant): runs the call once, and continues its task. */
@@ -155,10 +172,7 @@ export async function createPlatform(
   const reviewersFile = join(dirname(config.file), 'reviewers.yaml');
   const reviewers = existsSync(reviewersFile) ? loadReviewerFile(reviewersFile) : undefined;
 
-  const watermarkKey = loadWatermarkKey(
-    join(dirname(config.store.sqliteFile ?? join('.twinline', 'twinline.sqlite')), 'watermark.key'),
-    env,
-  );
+  const egress = new Egress(egressSettings(config, env));
   const breakers = new ToolBreakers({
     ...options.breakers,
     // On Redis an open breaker in one process refuses the tool in all of them.
@@ -400,15 +414,23 @@ export async function createPlatform(
       : undefined;
     await reviewsRepo.complete(id, {
       status: result ? 'executed' : 'failed',
-      resultSummary: result ? `${result.outcome}: ${result.text.slice(0, 200)}` : 'author no longer exists',
+      // Stored masked for the lowest level before it is cut: a value cut in half is no longer
+      // recognised by the gate that runs when the summary is read.
+      resultSummary: result
+        ? `${result.outcome}: ${redactText(result.text, 'L1').text.slice(0, 200)}`
+        : 'author no longer exists',
     });
     return {
       id,
       decided: true,
       status: result ? 'executed' : 'failed',
-      ...(result ? { request: result } : {}),
+      ...(result ? { request: gateRequestResult(reviewGate(reviewer, item.sessionId), result) } : {}),
     };
   };
+
+  /** The gate for what a reviewer is sent about a review of session `sessionId`. */
+  const reviewGate = (reviewer: Identity, sessionId: string): EgressGate =>
+    egress.for({ viewer: reviewer, sessionId, channel: 'review' });
 
   return {
     async approveReview(reviewer, id, note) {
@@ -431,7 +453,14 @@ export async function createPlatform(
         id,
         decided: outcome.decided,
         status: outcome.status,
-        ...(exec ? { execution: { status: exec.status, modelContent: exec.modelContent } } : {}),
+        ...(exec
+          ? {
+              execution: {
+                status: exec.status,
+                modelContent: reviewGate(reviewer, item.sessionId).text(exec.modelContent),
+              },
+            }
+          : {}),
         ...(resumedTask ? { resumedTask } : {}),
       };
     },
@@ -461,9 +490,20 @@ export async function createPlatform(
     cache,
     deepQueue,
     context,
-    async handle(identity, query, opts) {
-      const result = await dispatcher.handle(identity, query, opts);
-      return gateOutput(identity, result, opts?.channel ?? 'api', { watermarkKey });
+    egress,
+    async handle(identity, query, opts = {}) {
+      const { channel = 'api', emit, ...rest } = opts;
+      // The session is fixed here, not by the dispatcher: streamed text is marked with it.
+      const sessionId = rest.sessionId ?? randomUUID();
+      const gate = egress.for({ viewer: identity, sessionId, channel });
+      const events = emit ? new LineEventEgress(gate, emit) : undefined;
+      const result = await dispatcher.handle(identity, query, {
+        ...rest,
+        sessionId,
+        ...(events ? { emit: (e) => events.accept(e) } : {}),
+      });
+      events?.end();
+      return gateRequestResult(gate, result);
     },
     async cancelTask(tenant, taskId) {
       const tasks = store.forTenant(tenant).tasks;

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Identity } from '../core/index.js';
 import { TwinlineError } from '../core/index.js';
-import type { LineEvent } from '../lines/index.js';
+import { gatedAuditRecord, gatedReview, gatedSteps, gatedTask } from '../gates/index.js';
+import type { GatedLineEvent } from '../lines/index.js';
 import type { Platform } from '../platform/index.js';
 import { route as routeQuery } from '../router/index.js';
 import { isStoreUnavailable } from '../store/index.js';
@@ -124,6 +125,9 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     req.identity = await auth.authenticate(req.headers);
   };
   const who = (req: FastifyRequest): Identity => req.identity as Identity;
+  /** The egress gate for what this request's caller is sent (docs/gates.md, "Gated doors"). */
+  const gateFor = (req: FastifyRequest, sessionId: string) =>
+    platform.egress.for({ viewer: who(req), sessionId, channel: 'api' });
 
   app.get('/v1/health', async () => {
     await platform.store.audit.query({ limit: 1 });
@@ -199,14 +203,24 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
     v1.get('/v1/routing', async (req) => {
       const q = parseInput(listQuery, req.query, 'query');
-      return { decisions: platform.routing.recent(who(req).tenant, q.limit) };
+      const gate = gateFor(req, 'routing');
+      return {
+        decisions: platform.routing.recent(who(req).tenant, q.limit).map((d) => ({
+          ...d,
+          query: gate.value(d.query),
+        })),
+      };
     });
 
     v1.get('/v1/tasks', async (req) => {
       const q = parseInput(listQuery, req.query, 'query');
       const id = who(req);
       const tasks = await platform.store.forTenant(id.tenant).tasks.listTasks({ limit: q.limit });
-      return { tasks: tasks.filter((t) => isReviewer(id) || t.user === id.user).map(taskView) };
+      return {
+        tasks: tasks
+          .filter((t) => isReviewer(id) || t.user === id.user)
+          .map((t) => gatedTask(gateFor(req, t.id), taskView(t))),
+      };
     });
 
     v1.get('/v1/tasks/:id', async (req) => {
@@ -220,11 +234,14 @@ export function buildServer(options: ServerOptions): FastifyInstance {
         final?: string;
         plan?: { goal?: string; capabilities?: string[] };
       };
+      const gate = gateFor(req, task.id);
       return {
-        task: taskView(task),
-        steps,
-        ...(state.plan ? { plan: { goal: state.plan.goal, capabilities: state.plan.capabilities } } : {}),
-        ...(state.final !== undefined ? { result: state.final } : {}),
+        task: gatedTask(gate, taskView(task)),
+        steps: gatedSteps(gate, steps),
+        ...(state.plan
+          ? { plan: { goal: gate.value(state.plan.goal), capabilities: state.plan.capabilities } }
+          : {}),
+        ...(state.final !== undefined ? { result: gate.text(state.final) } : {}),
       };
     });
 
@@ -243,7 +260,11 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const items = await platform.store
         .forTenant(id.tenant)
         .reviews.list({ ...(q.status ? { status: q.status } : {}), limit: q.limit });
-      return { reviews: items.filter((r) => isReviewer(id) || r.user === id.user).map(reviewView) };
+      return {
+        reviews: items
+          .filter((r) => isReviewer(id) || r.user === id.user)
+          .map((r) => gatedReview(gateFor(req, r.sessionId), reviewView(r))),
+      };
     });
 
     for (const verb of ['approve', 'deny'] as const) {
@@ -273,7 +294,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
         ...(q.until ? { until: q.until } : {}),
         limit: q.limit,
       });
-      return { records };
+      const gate = gateFor(req, 'audit');
+      return { records: records.map((r) => gatedAuditRecord(gate, r)) };
     });
 
     v1.get('/v1/breakers', async () => ({ breakers: platform.breakers.snapshot() }));
@@ -308,7 +330,8 @@ async function streamRequest(
   try {
     const result = await platform.handle(identity, body.query, {
       ...(body.sessionId ? { sessionId: body.sessionId } : {}),
-      emit: (e: LineEvent) =>
+      channel: 'sse',
+      emit: (e: GatedLineEvent) =>
         send(
           // The agent's own `result` is one step of the request; the request's result comes last.
           e.type === 'agent' ? (e.event.type === 'result' ? 'agent_result' : e.event.type) : e.type,
@@ -320,6 +343,12 @@ async function streamRequest(
     metrics?.requests.inc({ target: result.route.target, outcome: result.outcome });
     send('result', result);
   } catch (err) {
+    // An error's message can quote a tool's or the model's words: it leaves gated too.
+    const gate = platform.egress.for({
+      viewer: identity,
+      sessionId: body.sessionId ?? 'error',
+      channel: 'sse',
+    });
     send(
       'error',
       isStoreUnavailable(err)
@@ -328,7 +357,10 @@ async function streamRequest(
             message: 'database unavailable, retry shortly',
             retryAfterMs: STORE_RETRY_AFTER_S * 1000,
           }
-        : { error: 'internal', message: err instanceof TwinlineError ? err.message : 'internal error' },
+        : {
+            error: 'internal',
+            message: err instanceof TwinlineError ? gate.value(err.message) : 'internal error',
+          },
     );
   } finally {
     reply.raw.end();

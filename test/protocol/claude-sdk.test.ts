@@ -14,6 +14,7 @@ import {
   fileText,
   PromptFeed,
   TWINLINE_BIN,
+  unmarked,
   workspace,
   writeScript,
 } from './sdk-harness.js';
@@ -24,7 +25,7 @@ function userMessage(text: string): SDKUserMessage {
 
 async function collect(q: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
   const out: SDKMessage[] = [];
-  for await (const m of q) out.push(m);
+  for await (const m of q) out.push(unmarked(m));
   return out;
 }
 
@@ -87,7 +88,7 @@ describe('the real @anthropic-ai/claude-agent-sdk against bin/twinline.js', () =
     feed.push(userMessage('take your time'));
     const seen: SDKMessage[] = [];
     for await (const m of q) {
-      seen.push(m);
+      seen.push(unmarked(m));
       if (
         m.type === 'system' &&
         m.subtype === 'init' &&
@@ -134,7 +135,7 @@ describe('the real @anthropic-ai/claude-agent-sdk against bin/twinline.js', () =
     feed.push(userMessage('one'));
     const seen: SDKMessage[] = [];
     for await (const m of q) {
-      seen.push(m);
+      seen.push(unmarked(m));
       if (m.type === 'result' && seen.filter((x) => x.type === 'result').length === 1) {
         await q.setPermissionMode('acceptEdits');
         await q.setModel(second);

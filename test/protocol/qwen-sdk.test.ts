@@ -7,6 +7,7 @@ import {
   fileText,
   PromptFeed,
   TWINLINE_BIN,
+  unmarked,
   workspace,
   writeScript,
 } from './sdk-harness.js';
@@ -41,7 +42,7 @@ describe('the real @qwen-code/sdk against bin/twinline.js', () => {
       },
     });
     const messages: SDKMessage[] = [];
-    for await (const m of q) messages.push(m);
+    for await (const m of q) messages.push(unmarked(m));
     expect(asked).toEqual(['write_file:allowed.txt', 'write_file:denied.txt']);
     expect(fileText(dir, 'allowed.txt')).toBe('written');
     expect(fileText(dir, 'denied.txt')).toBeUndefined();
@@ -89,7 +90,7 @@ describe('the real @qwen-code/sdk against bin/twinline.js', () => {
     const seen: SDKMessage[] = [];
     let phase = 0;
     for await (const m of q) {
-      seen.push(m);
+      seen.push(unmarked(m));
       if (m.type === 'system' && m.subtype === 'init' && phase === 0) {
         phase = 1;
         await q.interrupt();

@@ -8,6 +8,7 @@ import {
   engineEnv,
   fileText,
   TWINLINE_BIN,
+  unmarked,
   workspace,
   writeScript,
 } from '../protocol/sdk-harness.js';
@@ -21,7 +22,7 @@ function agent(options: ConstructorParameters<typeof TwinlineAgent>[0]): Twinlin
 
 async function collect(run: AsyncIterable<TwinlineEvent>): Promise<TwinlineEvent[]> {
   const out: TwinlineEvent[] = [];
-  for await (const e of run) out.push(e);
+  for await (const e of run) out.push(unmarked(e));
   return out;
 }
 

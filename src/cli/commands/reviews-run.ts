@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { loadConfig, type TwinlineConfig } from '../../config/index.js';
 import { TwinlineError } from '../../core/index.js';
+import { gatedReview } from '../../gates/index.js';
 import { reviewStage, schemaStage } from '../../gateway/index.js';
 import {
   createPolicyStages,
@@ -18,6 +19,7 @@ import {
   type ReviewStatus,
   type Store,
 } from '../../store/index.js';
+import { CliEgress } from './cli-egress.js';
 import type { ConfigOption } from './open-runtime.js';
 
 interface CommonOptions extends ConfigOption {
@@ -27,6 +29,8 @@ export interface ReviewsListOptions extends CommonOptions {
   readonly status?: string;
   readonly tenant?: string;
   readonly limit: string;
+  /** Print what this user of the directory may see (default: each review as its requester sees it). */
+  readonly viewer?: string;
 }
 export interface ReviewsDecideOptions extends CommonOptions {
   readonly by: string;
@@ -63,16 +67,21 @@ export async function runReviewsList(opts: ReviewsListOptions): Promise<void> {
     });
   }
   const config = loadConfig(opts.config);
+  // What is printed passes the egress gate (docs/gates.md, "Gated doors").
+  const egress = new CliEgress(config);
+  const named = opts.viewer ? egress.namedViewer(opts.viewer, opts.tenant, '--viewer') : undefined;
   const store = await openConfiguredStore(config);
   try {
     // listing needs no gateway; expiring first keeps "pending" honest
     const service = new ReviewService({ reviews: store.reviews });
     await store.reviews.expire();
-    const items = await service.list({
-      ...(opts.status ? { status: opts.status as ReviewStatus } : {}),
-      ...(opts.tenant ? { tenant: opts.tenant } : {}),
-      limit,
-    });
+    const items = (
+      await service.list({
+        ...(opts.status ? { status: opts.status as ReviewStatus } : {}),
+        ...(opts.tenant ? { tenant: opts.tenant } : {}),
+        limit,
+      })
+    ).map((r) => gatedReview(egress.gate(named ?? egress.viewer(r.tenant, r.user), r.sessionId), r));
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
       return;
@@ -120,13 +129,17 @@ export async function runReviewsDecide(
       ...(reviewers ? { reviewers } : {}),
     });
     await store.reviews.expire();
+    const item = await store.reviews.get(id);
     const outcome =
       decision === 'approve'
         ? await service.approve(id, opts.by, opts.note)
         : await service.deny(id, opts.by, opts.note);
-    if (outcome.status === 'missing') {
+    if (outcome.status === 'missing' || !item) {
       throw new TwinlineError('reviews.not-found', `no review ${id}`, { where: id });
     }
+    // The decider is sent what the call returned, gated for them (an unknown name sees level L1).
+    const egress = new CliEgress(config);
+    const gate = egress.gate(egress.viewer(item.tenant, opts.by), item.sessionId);
     if (opts.json) {
       process.stdout.write(
         `${JSON.stringify({
@@ -137,8 +150,8 @@ export async function runReviewsDecide(
             ? {
                 execution: {
                   status: outcome.execution.status,
-                  decision: outcome.execution.decision,
-                  output: outcome.execution.output,
+                  decision: gate.value(outcome.execution.decision),
+                  output: gate.value(outcome.execution.output),
                 },
               }
             : {}),

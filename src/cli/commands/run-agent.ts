@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { parseApprovalMode } from '../../access/index.js';
 import {
-  type AgentEvent,
+  AgentEventEgress,
   AgentSession,
   agentGatewayStages,
   createAccessPort,
   createControlTools,
   createProvider,
   DEFAULT_LIMITS,
+  type GatedAgentEvent,
   type ModelProvider,
   NoProviderError,
   type RunStatus,
 } from '../../agent/index.js';
-import { loadConfig } from '../../config/index.js';
-import { TwinlineError } from '../../core/index.js';
+import { egressSettings, loadConfig } from '../../config/index.js';
+import { type Identity, TwinlineError } from '../../core/index.js';
+import { Egress, type EgressGate } from '../../gates/index.js';
 import { ReadonlyLine } from '../../lines/index.js';
 import { createRuntime, type Runtime } from '../../runtime/index.js';
 
@@ -36,6 +38,8 @@ const EXIT: Readonly<Record<RunStatus, number>> = {
   interrupted: 130,
 };
 const EXIT_NO_MODEL = 3;
+/** The output gate withheld the answer. */
+const EXIT_OUTPUT_BLOCKED = 1;
 
 /**
  * Runs one request on the configured domain (the office domain by default): the real registry
@@ -69,7 +73,10 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
   };
   try {
     const identity = rt.identities.resolve(opts.user, opts.tenant);
-    if (!provider) return await degraded(rt, identity, request, opts, out);
+    // What the terminal shows passes the egress gate for this user (docs/gates.md, "Gated doors").
+    const egress = new Egress(egressSettings(config, process.env));
+    const gateFor = (sessionId: string) => egress.for({ viewer: identity, sessionId, channel: 'cli' });
+    if (!provider) return await degraded(rt, identity, request, opts, out, gateFor);
     const roles = [...new Set(config.users.flatMap((u) => u.roles))];
     for (const tool of createControlTools({ allowedRoles: roles })) {
       if (!registry.has(tool.name)) registry.register(tool);
@@ -102,12 +109,18 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
       out = (line) => {
         if (piped) write(line);
       };
-      const printer = opts.json ? (e: AgentEvent) => out(JSON.stringify(e)) : progressPrinter(out);
+      const printer = opts.json ? (e: GatedAgentEvent) => out(JSON.stringify(e)) : progressPrinter(out);
+      const gated = new AgentEventEgress(gateFor(session.sessionId), (e) => {
+        printer(e);
+        // A withheld answer ends the run: the model that wrote it gets no further turn.
+        if (e.type === 'output_blocked') session.interrupt();
+      });
       const handle = session.run(request);
-      for await (const event of handle) printer(event);
+      for await (const event of handle) gated.accept(event);
+      gated.end();
       const result = await handle.result;
       await session.close();
-      return EXIT[result.status];
+      return gated.blocked ? EXIT_OUTPUT_BLOCKED : EXIT[result.status];
     } finally {
       process.removeListener('SIGINT', onSigint);
       // The stdout listener stays: an EPIPE can surface after the last write of a one-shot run.
@@ -119,10 +132,11 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
 
 async function degraded(
   rt: Runtime,
-  identity: Parameters<ReadonlyLine['answer']>[0],
+  identity: Identity,
   request: string,
   opts: RunAgentOptions,
   out: (line: string) => void,
+  gateFor: (sessionId: string) => EgressGate,
 ): Promise<number> {
   const reason = 'no model is configured (set --model or TWINLINE_MODEL)';
   process.stderr.write(`twinline: ${reason}; answering from the read-only line.\n`);
@@ -131,17 +145,17 @@ async function degraded(
     gateway: rt.gateway,
     createTicket: (t) => store.forTenant(t.tenant).tickets.create(t),
   });
-  const answer = await line.answer(identity, request, {
-    sessionId: `cli-run-${randomUUID()}`,
-    degradedReason: 'no model configured',
-  });
+  const sessionId = `cli-run-${randomUUID()}`;
+  const raw = await line.answer(identity, request, { sessionId, degradedReason: 'no model configured' });
+  const gate = gateFor(sessionId);
+  const answer = { ...raw, text: gate.text(raw.text), sources: gate.value(raw.sources) };
   if (opts.json) out(JSON.stringify({ type: 'degraded', reason, ...answer }));
   else out(answer.text);
   return EXIT_NO_MODEL;
 }
 
 /** Readable progress: one line per step, the model's text streamed as it comes. */
-export function progressPrinter(out: (line: string) => void): (e: AgentEvent) => void {
+export function progressPrinter(out: (line: string) => void): (e: GatedAgentEvent) => void {
   let text = '';
   const flush = (prefix: string) => {
     if (text.trim()) out(`${prefix}${text.trim()}`);
@@ -200,6 +214,10 @@ export function progressPrinter(out: (line: string) => void): (e: AgentEvent) =>
         );
         return;
       case 'tool_result':
+        return;
+      case 'output_blocked':
+        text = '';
+        out(`${who}⛔ ${e.text}`);
         return;
     }
   };
