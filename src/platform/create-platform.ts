@@ -11,7 +11,6 @@ import {
   createRedactionStage,
   Egress,
   type EgressGate,
-  redactText,
 } from '../gates/index.js';
 import {
   decisionStages,
@@ -414,10 +413,10 @@ export async function createPlatform(
       : undefined;
     await reviewsRepo.complete(id, {
       status: result ? 'executed' : 'failed',
-      // Stored masked for the lowest level before it is cut: a value cut in half is no longer
-      // recognised by the gate that runs when the summary is read.
+      // Stored gated for the lowest level before it is cut: a value cut in half is no longer
+      // recognised by the gate that runs when the summary is read, nor a steer to an address.
       resultSummary: result
-        ? `${result.outcome}: ${redactText(result.text, 'L1').text.slice(0, 200)}`
+        ? `${result.outcome}: ${storedSummary(item.tenant, item.sessionId, result.text)}`
         : 'author no longer exists',
     });
     return {
@@ -427,6 +426,13 @@ export async function createPlatform(
       ...(result ? { request: gateRequestResult(reviewGate(reviewer, item.sessionId), result) } : {}),
     };
   };
+
+  /** Text kept in the store for anyone to read later: gated for level L1, unmarked, cut short. */
+  const storedSummary = (tenant: string, sessionId: string, text: string): string =>
+    egress
+      .for({ viewer: { tenant, user: 'store', dataLevel: 'L1' }, sessionId, channel: 'review' })
+      .value(text)
+      .slice(0, 200);
 
   /** The gate for what a reviewer is sent about a review of session `sessionId`. */
   const reviewGate = (reviewer: Identity, sessionId: string): EgressGate =>

@@ -53,6 +53,15 @@ const CONTENT_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
+// Every route each server registered ("METHOD url"): the egress route test checks each against
+// ROUTE_EGRESS (docs/gates.md, "Gated doors").
+const registered = new WeakMap<FastifyInstance, string[]>();
+
+/** The routes `buildServer` registered on `app`, as `METHOD url` (HEAD left out). */
+export function registeredRoutes(app: FastifyInstance): readonly string[] {
+  return registered.get(app) ?? [];
+}
+
 /**
  * The HTTP API and the web console of `twinline serve`. Identity comes only from the credential
  * (API key or JWT) and the directory; every read and write is scoped to that identity's tenant.
@@ -63,6 +72,11 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     logger: false,
     bodyLimit: options.bodyLimit ?? 256 * 1024,
     return503OnClosing: true,
+  });
+  const routes: string[] = [];
+  registered.set(app, routes);
+  app.addHook('onRoute', (r) => {
+    for (const m of [r.method].flat()) if (m !== 'HEAD') routes.push(`${m} ${r.url}`);
   });
   const auth = new Authenticator(options.auth, (tenant, user) => {
     try {

@@ -8,6 +8,7 @@ import type { DataLevel } from '../../core/index.js';
 import { classifyOutbound, type OutboundVerdict } from '../output/exfiltration.js';
 import { redactText, type TextRedactionPolicy } from '../output/pii/redact-text.js';
 import { embedWatermark } from '../watermark/index.js';
+import { dropHidingCharacters, HidingCharacterFilter } from './hiding-characters.js';
 import { type StreamGateOptions, TextStreamGate } from './text-stream.js';
 
 export interface EgressOptions {
@@ -119,6 +120,7 @@ export class EgressGate {
    * goes inside its longest string; a flag is reported in the verdict, not appended.
    */
   inspect(text: string): GatedText {
+    text = dropHidingCharacters(text);
     const outbound = classifyOutbound(text, { internalDomains: this.#options.internalDomains ?? [] });
     if (outbound.verdict === 'block') {
       return { text: this.#marked(this.#redact(withheldSentence(outbound))), outbound };
@@ -181,6 +183,7 @@ export class EgressGate {
 
   #gateString(s: string): string {
     if (s.length < 4) return s;
+    s = dropHidingCharacters(s);
     const outbound = classifyOutbound(s, { internalDomains: this.#options.internalDomains ?? [] });
     return this.#redact(outbound.verdict === 'block' ? withheldSentence(outbound) : s);
   }
@@ -199,13 +202,18 @@ export class EgressGate {
   /** A JSON document gated string by string, the watermark inside its longest string. */
   #markedJson(value: unknown, indented: boolean): string {
     const gated = this.#walk(value, 0);
-    let longest: { holder: Record<string, unknown> | unknown[]; key: string | number; length: number } | undefined;
+    let longest:
+      | { holder: Record<string, unknown> | unknown[]; key: string | number; length: number }
+      | undefined;
     const visit = (v: unknown, depth: number): void => {
       if (depth > 64 || v === null || typeof v !== 'object') return;
-      const entries: [string | number, unknown][] = Array.isArray(v) ? v.map((x, i) => [i, x]) : Object.entries(v);
+      const entries: [string | number, unknown][] = Array.isArray(v)
+        ? v.map((x, i) => [i, x])
+        : Object.entries(v);
       for (const [k, x] of entries) {
         if (typeof x === 'string') {
-          if (!longest || x.length > longest.length) longest = { holder: v as never, key: k, length: x.length };
+          if (!longest || x.length > longest.length)
+            longest = { holder: v as never, key: k, length: x.length };
         } else visit(x, depth + 1);
       }
     };
@@ -238,6 +246,7 @@ function parseJsonDocument(text: string): { value: unknown; indented: boolean } 
 export class EgressStream {
   readonly #gate: TextStreamGate;
   readonly #egress: EgressGate;
+  readonly #hiding = new HidingCharacterFilter();
   /** undefined until the first visible character says whether this is a JSON document. */
   #json: boolean | undefined;
   #held = '';
@@ -257,6 +266,10 @@ export class EgressStream {
   }
 
   push(delta: string): string {
+    return this.#push(this.#hiding.push(delta));
+  }
+
+  #push(delta: string): string {
     if (this.#json === undefined) {
       this.#held += delta;
       const head = this.#held.trimStart()[0];
@@ -273,6 +286,12 @@ export class EgressStream {
   }
 
   end(): string {
+    const tail = this.#hiding.end();
+    const last = tail ? this.#push(tail) : '';
+    return last + this.#end();
+  }
+
+  #end(): string {
     if (this.#json !== false) {
       if (this.#blocked) return '';
       const whole = this.#egress.inspect(this.#held);

@@ -11,6 +11,7 @@ export {
   type GatedText,
   withheldSentence,
 } from './egress.js';
+export { dropHidingCharacters, HidingCharacterFilter } from './hiding-characters.js';
 export { gatedAuditRecord, gatedReview, gatedSteps, gatedTask } from './record-views.js';
 export {
   DEFAULT_HOLD_BACK,

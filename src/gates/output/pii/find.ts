@@ -53,10 +53,13 @@ export function scanPii(text: string, options: FindPiiOptions & { readonly from?
   const only = options.types ? new Set(options.types) : undefined;
   const candidates: PiiFinding[] = [];
   const spans: PiiSpan[] = [];
+  // Full-width digits and letters (１３８…, ＠) read as the ASCII ones: one UTF-16 unit each, so
+  // offsets into the folded text are offsets into the text as given.
+  const folded = foldWidth(text);
   // Ids (tickets, tasks, sessions) are UUIDs, whose digit runs can pass for a card or a phone
   // number: the patterns run on the text with them masked (same length, so offsets hold).
-  const masked = maskUuids(text);
-  if (masked !== text) for (const s of uuidSpans(text, from)) spans.push(s);
+  const masked = maskUuids(folded);
+  if (masked !== folded) for (const s of uuidSpans(folded, from)) spans.push(s);
   text = masked;
   // One pass over the text rules out most recognisers (an answer without 11 digits holds no
   // mobile number), so most answers run few or none of the patterns.
@@ -102,4 +105,13 @@ export function scanPii(text: string, options: FindPiiOptions & { readonly from?
     kept.push(c);
   }
   return { findings: kept.sort((a, b) => a.start - b.start), spans };
+}
+
+const FULL_WIDTH = /[\uff01-\uff5e]/g;
+
+/** `text` with the full-width forms of ASCII (U+FF01–FF5E) folded to ASCII, length unchanged. */
+function foldWidth(text: string): string {
+  FULL_WIDTH.lastIndex = 0;
+  if (!FULL_WIDTH.test(text)) return text;
+  return text.replace(FULL_WIDTH, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0));
 }
