@@ -89,7 +89,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   const isReviewer = (id: Identity) => id.roles.some((r) => reviewerRoles.has(r));
   const openapi = buildOpenApi(options.version);
 
-  app.setErrorHandler((err, _req, reply) => {
+  app.setErrorHandler((err, req, reply) => {
     if (err instanceof AuthenticationError)
       return reply.code(401).send({ error: err.code, message: err.message });
     if (err instanceof BadRequestError) {
@@ -111,7 +111,13 @@ export function buildServer(options: ServerOptions): FastifyInstance {
           retryAfterMs: STORE_RETRY_AFTER_S * 1000,
         });
     }
-    if (err instanceof TwinlineError) return reply.code(422).send({ error: err.code, message: err.message });
+    if (err instanceof TwinlineError) {
+      // A refusal's message can quote what a model or tool wrote: gated for the caller.
+      const message = req.identity
+        ? platform.egress.for({ viewer: req.identity, sessionId: 'error', channel: 'api' }).value(err.message)
+        : err.message;
+      return reply.code(422).send({ error: err.code, message });
+    }
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (e.statusCode && e.statusCode < 500) {
       // Fastify's own refusals: malformed JSON, body too large, wrong content type.

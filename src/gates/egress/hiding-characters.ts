@@ -3,22 +3,7 @@
  * (`138​1234​5678`, `attacker​@evil.example`) or to plant a watermark-like frame of its own.
  * The egress gate drops them before anything else looks at the text (docs/gates.md, "Egress").
  */
-
-/** Zero-width, joiners, bidi controls, soft hyphen, word joiner, invisible operators, BOM, tags. */
-function isInvisible(cp: number): boolean {
-  return (
-    cp === 0x00ad ||
-    cp === 0x034f ||
-    cp === 0x061c ||
-    cp === 0x180e ||
-    (cp >= 0x200b && cp <= 0x200f) ||
-    (cp >= 0x202a && cp <= 0x202e) ||
-    (cp >= 0x2060 && cp <= 0x206f) ||
-    cp === 0xfeff ||
-    (cp >= 0xfe00 && cp <= 0xfe0f) ||
-    (cp >= 0xe0000 && cp <= 0xe007f)
-  );
-}
+import { isInvisible } from '../input/normalize.js';
 
 /** Always dropped: the watermark's frame marks (and their neighbours) have no use in prose. */
 function alwaysDropped(cp: number): boolean {
