@@ -250,3 +250,20 @@ describe('attacks on the egress gate', () => {
     expectNoRawPii(out.join(''), 'fake JSON');
   });
 });
+
+describe('egress of values that are not plain JSON', () => {
+  it('gates a class instance or a Date as its JSON form, and withholds what cannot be serialised', () => {
+    class Customer {
+      constructor(readonly phone: string) {}
+    }
+    const out = gateFor('L1').value({ c: new Customer(MOBILE), at: new Date(0) }) as Record<string, unknown>;
+    expect(JSON.stringify(out)).not.toContain(MOBILE);
+    expect(out['at']).toBe('1970-01-01T00:00:00.000Z');
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    class Box {
+      constructor(readonly inner: unknown) {}
+    }
+    expect(gateFor('L1').value({ b: new Box(cyclic) })).toEqual({ b: '[withheld: value not serialisable]' });
+  });
+});

@@ -173,7 +173,8 @@ export class EgressGate {
     if (Array.isArray(v)) return v.map((x) => this.#walk(x, depth + 1));
     if (v !== null && typeof v === 'object') {
       const proto = Object.getPrototypeOf(v);
-      if (proto !== Object.prototype && proto !== null) return v;
+      // Anything but a plain object (a Date, a class instance) leaves as its JSON form, gated.
+      if (proto !== Object.prototype && proto !== null) return this.#walk(jsonForm(v), depth + 1);
       const out: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(v)) out[k] = this.#walk(x, depth + 1);
       return out;
@@ -223,6 +224,16 @@ export class EgressGate {
       h[longest.key] = this.#marked(h[longest.key] as string);
     }
     return JSON.stringify(gated, null, indented ? 2 : undefined);
+  }
+}
+
+/** What JSON.stringify would send for `v` (a value that cannot be serialised is withheld). */
+function jsonForm(v: object): unknown {
+  try {
+    const text = JSON.stringify(v);
+    return text === undefined ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return '[withheld: value not serialisable]';
   }
 }
 

@@ -118,8 +118,8 @@ export class TextStreamGate {
     const seamAt = this.#bufStart + this.#buf.length;
     this.#buf += delta;
     const end = this.#bufStart + this.#buf.length;
-    // Only the new characters (and the one before them) can form a new sentence end.
-    for (let i = Math.max(seamAt, this.#released + 1); i <= end; i++) {
+    // Only a cut before a new character can be a new sentence end (one at the seam was seen).
+    for (let i = Math.max(seamAt + 1, this.#released + 1); i <= end; i++) {
       if (sentenceEndAt(this.#buf, i - this.#bufStart)) this.#ends.push(i);
     }
     const limit = end - this.#holdBack;
