@@ -16,6 +16,12 @@ export {
   UnknownTaskError,
 } from './errors.js';
 export {
+  AGENT_EVENT_EGRESS,
+  AgentEventEgress,
+  type GatedAgentEvent,
+  type OutputBlockedEvent,
+} from './event-egress.js';
+export {
   type AgentEvent,
   AgentEventBus,
   type AgentEventListener,

@@ -31,6 +31,15 @@ export interface TwinlineConfig {
   readonly approvalTimeoutMs?: number;
   /** MCP servers to import at start-up (`mcpServers` in the file). */
   readonly mcpServers: Readonly<Record<string, ConfigFile['mcpServers'][string]>>;
+  /** How text leaves (`egress` in the file; docs/gates.md, "Egress"). */
+  readonly egress?: EgressConfig;
+}
+
+/** The `egress` section of `twinline.config.yaml`. */
+export interface EgressConfig {
+  readonly internalDomains: readonly string[];
+  readonly unwatermarkedChannels: readonly string[];
+  readonly stream?: { readonly holdBack?: number; readonly maxHold?: number };
 }
 
 /** Path of the built-in office domain's configuration. */
@@ -103,6 +112,7 @@ export function loadConfig(path?: string): TwinlineConfig {
         'cwd' in srv && srv.cwd ? { ...srv, cwd: rel(srv.cwd) } : srv,
       ]),
     ),
+    ...(raw.egress ? { egress: raw.egress } : {}),
   };
 }
 

@@ -52,6 +52,8 @@ function buildConfigSchemas() {
      * streamable HTTP: `url`). Manifests are conservative (no annotation → medium risk, writes).
      */
     mcpServers: z.record(name, mcpServerSchema(name)).default({}),
+    /** How text leaves (docs/gates.md, "Egress"). */
+    egress: egressSchema().optional(),
   });
 
   const attributeValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
@@ -82,6 +84,30 @@ function buildConfigSchemas() {
     ),
   });
   return { configFile, usersFile, rolesFile };
+}
+
+/** The doors whose text the egress gate marks (`egress.unwatermarkedChannels` names them). */
+export const EGRESS_CHANNELS = ['api', 'sse', 'review', 'stream-json', 'cli'] as const;
+
+function egressSchema() {
+  return z.strictObject({
+    /** Domains inside the organisation: addresses and links there are not "outside". */
+    internalDomains: z
+      .array(z.string().regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'a domain name such as acme.example'))
+      .default([]),
+    /** Doors whose text is sent without a watermark (still classified and redacted). */
+    unwatermarkedChannels: z.array(z.enum(EGRESS_CHANNELS)).default([]),
+    /** What the streaming gate holds back (characters). */
+    stream: z
+      .strictObject({
+        holdBack: z.number().int().min(0).max(4096).optional(),
+        maxHold: z.number().int().min(1).max(65536).optional(),
+      })
+      .refine((s) => (s.maxHold ?? 384) > (s.holdBack ?? 96), {
+        message: 'maxHold must be above holdBack (defaults 384 and 96)',
+      })
+      .optional(),
+  });
 }
 
 function mcpServerSchema(name: z.ZodString) {

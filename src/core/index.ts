@@ -34,6 +34,6 @@ export {
   type ToolPermissions,
   type ToolSpec,
 } from './tool-manifest.js';
-export { maskUuids } from './uuid-mask.js';
+export { maskUuids, uuidSpans } from './uuid-mask.js';
 export { uuidV7 } from './uuid-v7.js';
 export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';

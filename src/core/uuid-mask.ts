@@ -11,3 +11,14 @@ const FILLER = 'u'.repeat(36);
 export function maskUuids(text: string): string {
   return text.includes('-') ? text.replace(UUID, FILLER) : text;
 }
+
+/** Where the canonical UUIDs of `text` are, from offset `from` on (what {@link maskUuids} masks). */
+export function uuidSpans(text: string, from = 0): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  if (!text.includes('-')) return out;
+  UUID.lastIndex = from;
+  for (let m = UUID.exec(text); m !== null; m = UUID.exec(text)) {
+    out.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}

@@ -28,6 +28,13 @@ export {
   type RequestResult,
   type RouteDecision,
 } from './dispatcher.js';
+export {
+  type GatedLineEvent,
+  type GatedRequestResult,
+  gateRequestResult,
+  LINE_EVENT_EGRESS,
+  LineEventEgress,
+} from './event-egress.js';
 export type { LineEvent, LineEventSink, RequestOutcome, RouteTarget } from './events.js';
 export { assertDisjointAllowlists } from './line-allowlists.js';
 export { outcomeOf } from './outcome.js';

@@ -1,17 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createAccessPort, type ModelProvider, NoProviderError } from '../agent/index.js';
-import type { TwinlineConfig } from '../config/index.js';
+import { egressSettings, type TwinlineConfig } from '../config/index.js';
 import { type ContextBus, openContextBus } from '../context/index.js';
 import type { Identity, StageDecision } from '../core/index.js';
-import { createInputGate } from '../gates/index.js';
+import { createInputGate, Egress, type EgressGate } from '../gates/index.js';
 import type { ToolGateway } from '../gateway/index.js';
 import {
   assertDisjointAllowlists,
   assertStrictQuickTools,
   createWriteFactStage,
   DeepLine,
+  type GatedLineEvent,
+  type GatedRequestResult,
+  gateRequestResult,
   LineDispatcher,
+  LineEventEgress,
   MemoryCacheBackend,
   ModelPlanner,
   QuickLine,
@@ -20,7 +25,6 @@ import {
   RecentSummaries,
   RedisCacheBackend,
   type RequestOptions,
-  type RequestResult,
   withQuickCache,
 } from '../lines/index.js';
 import {
@@ -44,7 +48,6 @@ import { createRuntime, type Runtime } from '../runtime/index.js';
 import type { AuditRecord, AuditSink, Store } from '../store/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import { LineToolCatalog, withBreaker } from './line-tools.js';
-import { gateOutput, loadWatermarkKey } from './output-gate.js';
 import { providerSource } from './provider-source.js';
 import { RoutingLog } from './routing-log.js';
 
@@ -82,14 +85,14 @@ export interface ReviewDecisionResult {
   readonly id: string;
   readonly decided: boolean;
   readonly status: string;
-  /** The call's outcome when the approval ran it (or decided again that it may not run). */
+  /** The call's outcome when the approval ran it (or decided again that it may not run), gated for the reviewer. */
   readonly execution?: {
     readonly status: string;
     readonly modelContent: string;
     readonly decision: StageDecision;
   };
-  /** A flagged request a reviewer cleared: its result after it ran. */
-  readonly request?: RequestResult;
+  /** A flagged request a reviewer cleared: its result after it ran (gated for the reviewer). */
+  readonly request?: GatedRequestResult;
   /** The deep task that continues after this review. */
   readonly resumedTask?: string;
   /** Why the decision was refused (four-eyes: the requester may not approve their own call). */
@@ -97,6 +100,14 @@ export interface ReviewDecisionResult {
 }
 
 export type LineName = 'deep' | 'quick' | 'readonly';
+
+/** `handle`'s options: a line request's, with gated events and the door's channel. */
+export type PlatformRequestOptions = Omit<RequestOptions, 'emit'> & {
+  /** The door, recorded in the watermark (default `api`). */
+  readonly channel?: string;
+  /** Receives every event of the request, gated for the requester. */
+  readonly emit?: (event: GatedLineEvent) => void;
+};
 
 /** Twinline assembled: one gateway per line, the lines, the dispatcher, reviews and resilience. */
 export interface Platform {
@@ -114,15 +125,14 @@ export interface Platform {
   readonly deepQueue: ConcurrencyQueue;
   /** Summary events between lines (the context bus) and each user's recent summaries. */
   readonly context: RecentSummaries;
+  /** The egress gate every text this platform sends passes (docs/gates.md, "Egress"). */
+  readonly egress: Egress;
   /**
-   * Routes and runs one request for a trusted identity; the answer passes the output gate
-   * (outbound classifier, PII masking for the viewer, session watermark).
+   * Routes and runs one request for a trusted identity. Everything that leaves passes the egress
+   * gate for that identity: the answer (outbound classifier, PII masking for the viewer, session
+   * watermark) and every event handed to `emit` (streamed text held to a safe boundary first).
    */
-  handle(
-    identity: Identity,
-    query: string,
-    options?: RequestOptions & { channel?: string },
-  ): Promise<RequestResult>;
+  handle(identity: Identity, query: string, options?: PlatformRequestOptions): Promise<GatedRequestResult>;
   /** Cancels a deep task: aborts it here if it runs here, and marks it so no process continues it. */
   cancelTask(tenant: string, taskId: string): Promise<boolean>;
   /** Approves a review (reviewer of the same tenant): runs the call once, and continues its task. */
@@ -172,10 +182,7 @@ export async function createPlatform(
     throw err;
   }
 
-  const watermarkKey = loadWatermarkKey(
-    join(dirname(config.store.sqliteFile ?? join('.twinline', 'twinline.sqlite')), 'watermark.key'),
-    env,
-  );
+  const egress = new Egress(egressSettings(config, env));
   const breakers = new ToolBreakers({
     ...options.breakers,
     // On Redis an open breaker in one process refuses the tool in all of them.
@@ -427,15 +434,30 @@ export async function createPlatform(
       : undefined;
     await reviewsRepo.complete(id, {
       status: result ? 'executed' : 'failed',
-      resultSummary: result ? `${result.outcome}: ${result.text.slice(0, 200)}` : 'author no longer exists',
+      // Stored gated for the lowest level before it is cut: a value cut in half is no longer
+      // recognised by the gate that runs when the summary is read, nor a steer to an address.
+      resultSummary: result
+        ? `${result.outcome}: ${storedSummary(item.tenant, item.sessionId, result.text)}`
+        : 'author no longer exists',
     });
     return {
       id,
       decided: true,
       status: result ? 'executed' : 'failed',
-      ...(result ? { request: result } : {}),
+      ...(result ? { request: gateRequestResult(reviewGate(reviewer, item.sessionId), result) } : {}),
     };
   };
+
+  /** Text kept in the store for anyone to read later: gated for level L1, unmarked, cut short. */
+  const storedSummary = (tenant: string, sessionId: string, text: string): string =>
+    egress
+      .for({ viewer: { tenant, user: 'store', dataLevel: 'L1' }, sessionId, channel: 'review' })
+      .value(text)
+      .slice(0, 200);
+
+  /** The gate for what a reviewer is sent about a review of session `sessionId`. */
+  const reviewGate = (reviewer: Identity, sessionId: string): EgressGate =>
+    egress.for({ viewer: reviewer, sessionId, channel: 'review' });
 
   return {
     async approveReview(reviewer, id, note) {
@@ -460,7 +482,13 @@ export async function createPlatform(
         decided: outcome.decided,
         status: outcome.status,
         ...(exec
-          ? { execution: { status: exec.status, modelContent: exec.modelContent, decision: exec.decision } }
+          ? {
+              execution: {
+                status: exec.status,
+                modelContent: reviewGate(reviewer, item.sessionId).text(exec.modelContent),
+                decision: reviewGate(reviewer, item.sessionId).value(exec.decision),
+              },
+            }
           : {}),
         ...(resumedTask ? { resumedTask } : {}),
       };
@@ -492,9 +520,20 @@ export async function createPlatform(
     cache,
     deepQueue,
     context,
-    async handle(identity, query, opts) {
-      const result = await dispatcher.handle(identity, query, opts);
-      return gateOutput(identity, result, opts?.channel ?? 'api', { watermarkKey });
+    egress,
+    async handle(identity, query, opts = {}) {
+      const { channel = 'api', emit, ...rest } = opts;
+      // The session is fixed here, not by the dispatcher: streamed text is marked with it.
+      const sessionId = rest.sessionId ?? randomUUID();
+      const gate = egress.for({ viewer: identity, sessionId, channel });
+      const events = emit ? new LineEventEgress(gate, emit) : undefined;
+      const result = await dispatcher.handle(identity, query, {
+        ...rest,
+        sessionId,
+        ...(events ? { emit: (e) => events.accept(e) } : {}),
+      });
+      events?.end();
+      return gateRequestResult(gate, result);
     },
     async cancelTask(tenant, taskId) {
       const tasks = store.forTenant(tenant).tasks;

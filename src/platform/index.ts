@@ -3,8 +3,8 @@ export {
   type LineName,
   type Platform,
   type PlatformOptions,
+  type PlatformRequestOptions,
   type ReviewDecisionResult,
 } from './create-platform.js';
 export { LineToolCatalog, withBreaker } from './line-tools.js';
-export { gateOutput, loadWatermarkKey, type OutputGateOptions } from './output-gate.js';
 export { type RoutingEntry, RoutingLog } from './routing-log.js';

@@ -11,6 +11,7 @@ import {
   NoProviderError,
 } from '../agent/index.js';
 import {
+  egressSettings,
   loadConfig,
   loadOfficeDomain,
   loadTools,
@@ -18,6 +19,7 @@ import {
   type TwinlineConfig,
 } from '../config/index.js';
 import { type Identity, TwinlineError } from '../core/index.js';
+import { Egress, type EgressGate } from '../gates/index.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gateway/index.js';
 import { loadConfigPolicy, Pipeline, PROFILES } from '../pipeline/index.js';
 import { declaredCapabilities } from '../policy/index.js';
@@ -236,6 +238,9 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     if (!(err instanceof NoProviderError)) throw err;
   }
 
+  // Built on first use (its key file is read or created then), for the session's identity.
+  let output: EgressGate | undefined;
+
   const allTools = (): readonly string[] => {
     if (session) return [...session.tools];
     return registry.list().map((t) => t.name);
@@ -256,6 +261,14 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     },
     seedReadState(files) {
       cache.seed(files);
+    },
+    output() {
+      output ??= new Egress(egressSettings(domain, config.env)).for({
+        viewer: identity,
+        sessionId: config.sessionId,
+        channel: 'stream-json',
+      });
+      return output;
     },
     async run(turn: RuntimeTurn, emit: (event: AgentEvent) => void): Promise<void> {
       let s: AgentSession;

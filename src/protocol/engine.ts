@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AgentEventEgress, type GatedAgentEvent } from '../agent/event-egress.js';
 import type { AgentEvent } from '../agent/events.js';
 import type { ApprovalRequest } from '../gateway/index.js';
 import type { StreamJsonOptions } from './argv.js';
@@ -487,16 +488,20 @@ export class StreamJsonEngine {
     let numTurns = 0;
     let usage = { inputTokens: 0, outputTokens: 0 };
     let apiMs = 0;
+    // The output gate stopped the turn's text: the turn ends with this, and nothing after it.
+    let blockedBy: string | undefined;
     try {
       // Hosts wait for `system/init` as the sign the turn started: write it before the runtime
       // has finished loading (its tool list is complete once the runtime is up).
       const loading = this.loadRuntime();
       this.emit(systemInit(this.view()));
       const runtime = await loading;
+      // Everything below that carries model or tool text reaches the host through this gate.
+      const gate = runtime.output();
       const canPrompt = this.opts.args.promptHost && !this.mode.neverPrompt;
       const onDenied = (req: ApprovalRequest): void => {
         const id = toolUseIds.get(req.call.arguments) ?? req.call.id;
-        denials.push({ tool_name: req.tool.name, tool_use_id: id, tool_input: req.args });
+        denials.push({ tool_name: req.tool.name, tool_use_id: id, tool_input: gate.value(req.args) });
       };
       const approver = canPrompt
         ? new HostApprover(this.bus, {
@@ -508,6 +513,7 @@ export class StreamJsonEngine {
               turn.controller.abort();
             },
             onDenied,
+            present: (args) => gate.value(args),
           })
         : new DenyAllApprover(
             this.mode.neverPrompt
@@ -518,9 +524,19 @@ export class StreamJsonEngine {
       const projector = new TurnProjector(this.view(), this.opts.args.includePartialMessages, (m) =>
         this.emit(m),
       );
+      const egress = new AgentEventEgress(gate, (g: GatedAgentEvent) => {
+        projector.accept(g);
+        if (g.type === 'output_blocked' && blockedBy === undefined) {
+          blockedBy = g.text;
+          turn.interruptedBy = g.text;
+          turn.controller.abort();
+        } else if (g.type === 'result' && g.status === 'completed' && blockedBy === undefined) {
+          finalText = g.text;
+        }
+      });
       const onEvent = (event: AgentEvent): void => {
         if (event.depth !== 0) return;
-        projector.accept(event);
+        egress.accept(event);
         if (
           event.type === 'tool_proposed' &&
           typeof event.arguments === 'object' &&
@@ -528,20 +544,25 @@ export class StreamJsonEngine {
         ) {
           toolUseIds.set(event.arguments, event.callId);
         }
-        if (event.type === 'error') errors.push(event.message);
+        if (event.type === 'error' && blockedBy === undefined) errors.push(gate.value(event.message));
         if (event.type === 'result') {
           numTurns = event.turns;
           usage = { inputTokens: event.usage.inputTokens, outputTokens: event.usage.outputTokens };
           apiMs = event.durationMs;
-          if (event.status === 'completed') finalText = event.text;
-          else if (event.status === 'max_turns') {
+          if (blockedBy !== undefined) {
+            subtype = 'error_during_execution';
+            errors.length = 0;
+            errors.push(blockedBy);
+          } else if (event.status === 'completed') {
+            // finalText is the gated text the egress just released
+          } else if (event.status === 'max_turns') {
             subtype = 'error_max_turns';
             errors.push(`Reached maximum number of turns (${this.opts.args.maxTurns ?? numTurns})`);
           } else {
             subtype = 'error_during_execution';
             if (event.status === 'interrupted') errors.push(turn.interruptedBy ?? 'Operation cancelled.');
             else if (event.status === 'budget_exceeded') errors.push('Budget exceeded');
-            else if (errors.length === 0) errors.push(event.text || 'The turn failed');
+            else if (errors.length === 0) errors.push(gate.value(event.text) || 'The turn failed');
           }
         }
       };
@@ -555,6 +576,7 @@ export class StreamJsonEngine {
         },
         onEvent,
       );
+      if (blockedBy === undefined) egress.end();
       projector.flush();
       if (turn.controller.signal.aborted && subtype === 'success') {
         subtype = 'error_during_execution';
@@ -567,7 +589,7 @@ export class StreamJsonEngine {
       this.current = undefined;
     }
     this.totalTokens += usage.inputTokens + usage.outputTokens;
-    if (subtype === 'error_during_execution' && turn.controller.signal.aborted) {
+    if (subtype === 'error_during_execution' && turn.controller.signal.aborted && blockedBy === undefined) {
       const marker = interruptedMarker(this.view());
       if (marker) this.emit(marker);
     }
@@ -614,8 +636,14 @@ class TurnProjector {
     private readonly out: (message: unknown) => void,
   ) {}
 
-  accept(e: AgentEvent): void {
+  accept(e: GatedAgentEvent): void {
     switch (e.type) {
+      case 'output_blocked':
+        // What was held is dropped; the host gets the gated sentence instead, and the turn ends.
+        this.text = e.text;
+        this.flush();
+        if (this.partial) this.out(streamEvent(this.view, { type: 'message_stop' }));
+        return;
       case 'turn_start':
         this.messageId = `msg_${randomUUID()}`;
         this.blockIndex = 0;

@@ -1,3 +1,4 @@
+import { canonicalJson } from '../core/index.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gateway/index.js';
 import type { ControlBus } from './control-bus.js';
 import { ProtocolError } from './errors.js';
@@ -14,6 +15,12 @@ export interface HostApproverOptions {
   readonly onInterrupt?: (message: string) => void;
   /** Every denial (by the host or by failure), for the turn's `permission_denials`. */
   readonly onDenied?: (req: ApprovalRequest, message: string) => void;
+  /**
+   * The arguments as the host may see them (the egress gate: PII masked for the session's
+   * viewer). A host that answers `allow` with exactly what it was shown approves the call as
+   * proposed; anything else it sends is its own edit.
+   */
+  readonly present?: (args: unknown) => unknown;
 }
 
 /**
@@ -35,13 +42,14 @@ export class HostApprover implements Approver {
 
   private async ask(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer> {
     let raw: unknown;
+    const shown = this.options.present ? this.options.present(req.args) : req.args;
     try {
       raw = await this.bus.request(
         {
           subtype: 'can_use_tool',
           tool_name: req.tool.name,
           display_name: req.tool.name,
-          input: req.args,
+          input: shown,
           tool_use_id: this.options.toolUseId?.(req) ?? req.call.id,
           description: req.tool.description.slice(0, 500),
           decision_reason: req.decision.reason,
@@ -59,8 +67,13 @@ export class HostApprover implements Approver {
       return { behavior: 'deny', message: 'Permission request failed: the host sent an unreadable answer' };
     }
     if (result.behavior === 'allow') {
-      // An absent updatedInput means "as proposed" (Claude 0.3 makes it optional).
-      return result.updatedInput === undefined
+      // An absent updatedInput means "as proposed" (Claude 0.3 makes it optional); so does the
+      // input echoed back as it was shown (SDK callbacks usually return `updatedInput: input`).
+      const asShown =
+        this.options.present !== undefined &&
+        result.updatedInput !== undefined &&
+        canonicalJson(result.updatedInput) === canonicalJson(shown);
+      return result.updatedInput === undefined || asShown
         ? { behavior: 'allow' }
         : { behavior: 'allow', updatedArgs: result.updatedInput };
     }

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../agent/events.js';
+import type { EgressGate } from '../gates/index.js';
 import type { Approver } from '../gateway/index.js';
 import type { HostApprovalMode } from './permission-modes.js';
 import type { SeededFile } from './schemas.js';
@@ -34,6 +35,11 @@ export interface EngineRuntime {
   setModel(model: string | undefined): Promise<string>;
   /** Pre-loads files the host already read. */
   seedReadState(files: readonly SeededFile[]): void;
+  /**
+   * The egress gate of this session: everything the engine writes to the host that carries model
+   * or tool text passes it, for the session's identity (docs/gates.md, "Gated doors").
+   */
+  output(): EgressGate;
   close(): Promise<void>;
 }
 

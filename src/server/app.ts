@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Identity } from '../core/index.js';
 import { TwinlineError } from '../core/index.js';
-import type { LineEvent } from '../lines/index.js';
+import { gatedAuditRecord, gatedReview, gatedSteps, gatedTask } from '../gates/index.js';
+import type { GatedLineEvent } from '../lines/index.js';
 import type { Platform } from '../platform/index.js';
 import { route as routeQuery } from '../router/index.js';
 import { isStoreUnavailable } from '../store/index.js';
@@ -52,6 +53,15 @@ const CONTENT_TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
+// Every route each server registered ("METHOD url"): the egress route test checks each against
+// ROUTE_EGRESS (docs/gates.md, "Gated doors").
+const registered = new WeakMap<FastifyInstance, string[]>();
+
+/** The routes `buildServer` registered on `app`, as `METHOD url` (HEAD left out). */
+export function registeredRoutes(app: FastifyInstance): readonly string[] {
+  return registered.get(app) ?? [];
+}
+
 /**
  * The HTTP API and the web console of `twinline serve`. Identity comes only from the credential
  * (API key or JWT) and the directory; every read and write is scoped to that identity's tenant.
@@ -62,6 +72,11 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     logger: false,
     bodyLimit: options.bodyLimit ?? 256 * 1024,
     return503OnClosing: true,
+  });
+  const routes: string[] = [];
+  registered.set(app, routes);
+  app.addHook('onRoute', (r) => {
+    for (const m of [r.method].flat()) if (m !== 'HEAD') routes.push(`${m} ${r.url}`);
   });
   const auth = new Authenticator(options.auth, (tenant, user) => {
     try {
@@ -74,7 +89,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   const isReviewer = (id: Identity) => id.roles.some((r) => reviewerRoles.has(r));
   const openapi = buildOpenApi(options.version);
 
-  app.setErrorHandler((err, _req, reply) => {
+  app.setErrorHandler((err, req, reply) => {
     if (err instanceof AuthenticationError)
       return reply.code(401).send({ error: err.code, message: err.message });
     if (err instanceof BadRequestError) {
@@ -96,7 +111,13 @@ export function buildServer(options: ServerOptions): FastifyInstance {
           retryAfterMs: STORE_RETRY_AFTER_S * 1000,
         });
     }
-    if (err instanceof TwinlineError) return reply.code(422).send({ error: err.code, message: err.message });
+    if (err instanceof TwinlineError) {
+      // A refusal's message can quote what a model or tool wrote: gated for the caller.
+      const message = req.identity
+        ? platform.egress.for({ viewer: req.identity, sessionId: 'error', channel: 'api' }).value(err.message)
+        : err.message;
+      return reply.code(422).send({ error: err.code, message });
+    }
     const e = err as { statusCode?: number; code?: string; message?: string };
     if (e.statusCode && e.statusCode < 500) {
       // Fastify's own refusals: malformed JSON, body too large, wrong content type.
@@ -124,6 +145,9 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     req.identity = await auth.authenticate(req.headers);
   };
   const who = (req: FastifyRequest): Identity => req.identity as Identity;
+  /** The egress gate for what this request's caller is sent (docs/gates.md, "Gated doors"). */
+  const gateFor = (req: FastifyRequest, sessionId: string) =>
+    platform.egress.for({ viewer: who(req), sessionId, channel: 'api' });
 
   app.get('/v1/health', async () => {
     await platform.store.audit.query({ limit: 1 });
@@ -199,14 +223,24 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
     v1.get('/v1/routing', async (req) => {
       const q = parseInput(listQuery, req.query, 'query');
-      return { decisions: platform.routing.recent(who(req).tenant, q.limit) };
+      const gate = gateFor(req, 'routing');
+      return {
+        decisions: platform.routing.recent(who(req).tenant, q.limit).map((d) => ({
+          ...d,
+          query: gate.value(d.query),
+        })),
+      };
     });
 
     v1.get('/v1/tasks', async (req) => {
       const q = parseInput(listQuery, req.query, 'query');
       const id = who(req);
       const tasks = await platform.store.forTenant(id.tenant).tasks.listTasks({ limit: q.limit });
-      return { tasks: tasks.filter((t) => isReviewer(id) || t.user === id.user).map(taskView) };
+      return {
+        tasks: tasks
+          .filter((t) => isReviewer(id) || t.user === id.user)
+          .map((t) => gatedTask(gateFor(req, t.id), taskView(t))),
+      };
     });
 
     v1.get('/v1/tasks/:id', async (req) => {
@@ -220,11 +254,14 @@ export function buildServer(options: ServerOptions): FastifyInstance {
         final?: string;
         plan?: { goal?: string; capabilities?: string[] };
       };
+      const gate = gateFor(req, task.id);
       return {
-        task: taskView(task),
-        steps,
-        ...(state.plan ? { plan: { goal: state.plan.goal, capabilities: state.plan.capabilities } } : {}),
-        ...(state.final !== undefined ? { result: state.final } : {}),
+        task: gatedTask(gate, taskView(task)),
+        steps: gatedSteps(gate, steps),
+        ...(state.plan
+          ? { plan: { goal: gate.value(state.plan.goal), capabilities: state.plan.capabilities } }
+          : {}),
+        ...(state.final !== undefined ? { result: gate.text(state.final) } : {}),
       };
     });
 
@@ -243,7 +280,11 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const items = await platform.store
         .forTenant(id.tenant)
         .reviews.list({ ...(q.status ? { status: q.status } : {}), limit: q.limit });
-      return { reviews: items.filter((r) => isReviewer(id) || r.user === id.user).map(reviewView) };
+      return {
+        reviews: items
+          .filter((r) => isReviewer(id) || r.user === id.user)
+          .map((r) => gatedReview(gateFor(req, r.sessionId), reviewView(r))),
+      };
     });
 
     for (const verb of ['approve', 'deny'] as const) {
@@ -274,7 +315,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
         ...(q.until ? { until: q.until } : {}),
         limit: q.limit,
       });
-      return { records };
+      const gate = gateFor(req, 'audit');
+      return { records: records.map((r) => gatedAuditRecord(gate, r)) };
     });
 
     v1.get('/v1/breakers', async () => ({ breakers: platform.breakers.snapshot() }));
@@ -309,7 +351,8 @@ async function streamRequest(
   try {
     const result = await platform.handle(identity, body.query, {
       ...(body.sessionId ? { sessionId: body.sessionId } : {}),
-      emit: (e: LineEvent) =>
+      channel: 'sse',
+      emit: (e: GatedLineEvent) =>
         send(
           // The agent's own `result` is one step of the request; the request's result comes last.
           e.type === 'agent' ? (e.event.type === 'result' ? 'agent_result' : e.event.type) : e.type,
@@ -321,6 +364,12 @@ async function streamRequest(
     metrics?.requests.inc({ target: result.route.target, outcome: result.outcome });
     send('result', result);
   } catch (err) {
+    // An error's message can quote a tool's or the model's words: it leaves gated too.
+    const gate = platform.egress.for({
+      viewer: identity,
+      sessionId: body.sessionId ?? 'error',
+      channel: 'sse',
+    });
     send(
       'error',
       isStoreUnavailable(err)
@@ -329,7 +378,10 @@ async function streamRequest(
             message: 'database unavailable, retry shortly',
             retryAfterMs: STORE_RETRY_AFTER_S * 1000,
           }
-        : { error: 'internal', message: err instanceof TwinlineError ? err.message : 'internal error' },
+        : {
+            error: 'internal',
+            message: err instanceof TwinlineError ? gate.value(err.message) : 'internal error',
+          },
     );
   } finally {
     reply.raw.end();

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stripWatermark } from '../../src/gates/index.js';
 import { RECENT } from '../support/recent-dates.js';
 
 const BIN = resolve('bin/twinline.js');
@@ -29,12 +30,14 @@ function twinline(args: string[], env: Record<string, string | undefined> = {}) 
   for (const k of ['TWINLINE_MODEL', 'OPENAI_BASE_URL', 'OPENAI_API_KEY', 'TWINLINE_DATABASE_URL']) {
     if (!(k in env)) delete childEnv[k];
   }
-  return spawnSync(process.execPath, [BIN, ...args], {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: dir,
     encoding: 'utf8',
     env: childEnv,
     timeout: 60_000,
   });
+  // What `run` prints passes the egress gate, watermarked (test/cli/egress-cli tests the mark).
+  return { ...r, stdout: stripWatermark(r.stdout) };
 }
 
 describe('twinline run', () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedProvider } from '../../src/agent/index.js';
+import { stripWatermark } from '../../src/gates/index.js';
 import { DeepLine, ModelPlanner } from '../../src/lines/index.js';
 import { createRuntime } from '../../src/runtime/index.js';
 import { deepPlan, officeConfigIn } from './office-fixture.js';
@@ -73,7 +74,8 @@ describe('twinline tasks', () => {
       steps: { stepNo: number; status: string; tool: string; outputSummary: string }[];
     };
     expect(task.status).toBe('completed');
-    expect(task.answer).toBe('Done.');
+    // The answer leaves through the egress gate: watermarked for the requester.
+    expect(stripWatermark(task.answer)).toBe('Done.');
     expect(task.steps.map((s) => s.status)).toEqual(['done', 'done', 'done', 'done']);
     const text = twinline('tasks', 'show', doneId);
     expect(text.stdout).toMatch(/#1 +done +sales_query/);

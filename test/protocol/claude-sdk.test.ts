@@ -15,6 +15,7 @@ import {
   PromptFeed,
   TWINLINE_BIN,
   trustedHome,
+  unmarked,
   workspace,
   writeScript,
 } from './sdk-harness.js';
@@ -25,7 +26,7 @@ function userMessage(text: string): SDKUserMessage {
 
 async function collect(q: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
   const out: SDKMessage[] = [];
-  for await (const m of q) out.push(m);
+  for await (const m of q) out.push(unmarked(m));
   return out;
 }
 
@@ -88,7 +89,7 @@ describe('the real @anthropic-ai/claude-agent-sdk against bin/twinline.js', () =
     feed.push(userMessage('take your time'));
     const seen: SDKMessage[] = [];
     for await (const m of q) {
-      seen.push(m);
+      seen.push(unmarked(m));
       if (
         m.type === 'system' &&
         m.subtype === 'init' &&
@@ -135,7 +136,7 @@ describe('the real @anthropic-ai/claude-agent-sdk against bin/twinline.js', () =
     feed.push(userMessage('one'));
     const seen: SDKMessage[] = [];
     for await (const m of q) {
-      seen.push(m);
+      seen.push(unmarked(m));
       if (m.type === 'result' && seen.filter((x) => x.type === 'result').length === 1) {
         await q.setPermissionMode('acceptEdits');
         await q.setModel(second);

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { stripWatermark } from '../../src/gates/index.js';
 import { TwinlineAgent, type TwinlineEvent } from '../../src/sdk/index.js';
 import {
   assertBuilt,
@@ -143,9 +144,10 @@ describe('no tool writes the engine state, in any mode', () => {
       for (const [i, path] of TRICKS.entries()) {
         const r = byId.get(`w${i}`);
         expect(r?.is_error, path).toBe(true);
-        expect(r?.content, path).toMatch(/engine's own state/);
+        expect(stripWatermark(r?.content ?? ''), path).toMatch(/engine's own state/);
       }
-      for (const id of ['e1', 'e2']) expect(byId.get(id)?.content, id).toMatch(/engine's own state/);
+      for (const id of ['e1', 'e2'])
+        expect(stripWatermark(byId.get(id)?.content ?? ''), id).toMatch(/engine's own state/);
       expect(readFileSync(join(dir, '.twinline', 'settings.json'), 'utf8')).toBe(original);
       expect(fileText(dir, '.claude/settings.json')).toBeUndefined();
       expect(fileText(dir, '.twinline/agents/helper.md')).toBeUndefined();
@@ -160,7 +162,7 @@ describe('no tool writes the engine state, in any mode', () => {
       b.on('permission_request', () => 'allow');
       const second = results(await collect(b.run('again')));
       // the project's whole-tool deny removes shell from the session altogether
-      expect(second.get('sh')?.content).toBe('Tool shell is not available.');
+      expect(stripWatermark(second.get('sh')?.content ?? '')).toBe('Tool shell is not available.');
       expect(fileText(dir, 'pwned.txt')).toBeUndefined();
     },
   );
@@ -183,7 +185,7 @@ describe('no tool writes the engine state, in any mode', () => {
     }));
     const byId = results(await collect(a.run('write notes')));
     expect(byId.get('w')?.is_error).toBe(true);
-    expect(byId.get('w')?.content).toMatch(/engine's own state/);
+    expect(stripWatermark(byId.get('w')?.content ?? '')).toMatch(/engine's own state/);
     expect(fileText(dir, '.twinline/settings.json')).toBeUndefined();
   });
 

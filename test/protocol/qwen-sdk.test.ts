@@ -8,6 +8,7 @@ import {
   PromptFeed,
   TWINLINE_BIN,
   trustedHome,
+  unmarked,
   workspace,
   writeScript,
 } from './sdk-harness.js';
@@ -42,7 +43,7 @@ describe('the real @qwen-code/sdk against bin/twinline.js', () => {
       },
     });
     const messages: SDKMessage[] = [];
-    for await (const m of q) messages.push(m);
+    for await (const m of q) messages.push(unmarked(m));
     expect(asked).toEqual(['write_file:allowed.txt', 'write_file:denied.txt']);
     expect(fileText(dir, 'allowed.txt')).toBe('written');
     expect(fileText(dir, 'denied.txt')).toBeUndefined();
@@ -90,7 +91,7 @@ describe('the real @qwen-code/sdk against bin/twinline.js', () => {
     const seen: SDKMessage[] = [];
     let phase = 0;
     for await (const m of q) {
-      seen.push(m);
+      seen.push(unmarked(m));
       if (m.type === 'system' && m.subtype === 'init' && phase === 0) {
         phase = 1;
         await q.interrupt();

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { stripWatermark } from '../../src/gates/index.js';
 
 /** The CLI entry the real SDKs spawn (`npm run build` first; `npm test` does it). */
 export const TWINLINE_BIN = resolve(import.meta.dirname, '../../bin/twinline.js');
@@ -115,4 +116,17 @@ export function trustedHome(dir: string): { HOME: string } {
 /** A home folder with no trusted folders: every workspace is untrusted. */
 export function untrustedHome(): { HOME: string } {
   return { HOME: mkdtempSync(join(tmpdir(), 'twinline-home-')) };
+}
+
+/**
+ * A message with every string's watermark characters removed: the engine's text leaves through
+ * the egress gate, watermarked (test/gates and test/protocol/egress-doors test the mark itself).
+ */
+export function unmarked<T>(value: T): T {
+  if (typeof value === 'string') return stripWatermark(value) as T;
+  if (Array.isArray(value)) return value.map((v) => unmarked(v)) as T;
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unmarked(v)])) as T;
+  }
+  return value;
 }

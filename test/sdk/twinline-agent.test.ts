@@ -9,6 +9,7 @@ import {
   fileText,
   TWINLINE_BIN,
   trustedHome,
+  unmarked,
   untrustedHome,
   workspace,
   writeScript,
@@ -23,7 +24,7 @@ function agent(options: ConstructorParameters<typeof TwinlineAgent>[0]): Twinlin
 
 async function collect(run: AsyncIterable<TwinlineEvent>): Promise<TwinlineEvent[]> {
   const out: TwinlineEvent[] = [];
-  for await (const e of run) out.push(e);
+  for await (const e of run) out.push(unmarked(e));
   return out;
 }
 

@@ -1,6 +1,8 @@
 import { loadConfig } from '../../config/index.js';
 import { TwinlineError } from '../../core/index.js';
+import { gatedAuditRecord } from '../../gates/index.js';
 import { openStore } from '../../store/index.js';
+import { CliEgress } from './cli-egress.js';
 import type { ConfigOption } from './open-runtime.js';
 
 export interface AuditOptions extends ConfigOption {
@@ -52,7 +54,12 @@ export async function runAudit(opts: AuditOptions): Promise<void> {
       limit,
     });
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify(records, null, 2)}\n`);
+      // Summaries can quote a tool's error text: printed as the record's user may see them.
+      const egress = new CliEgress(config);
+      const gated = records.map((r) =>
+        gatedAuditRecord(egress.gate(egress.viewer(r.tenant, r.user), r.sessionId), r),
+      );
+      process.stdout.write(`${JSON.stringify(gated, null, 2)}\n`);
       return;
     }
     if (records.length === 0) {

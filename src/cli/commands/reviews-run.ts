@@ -1,5 +1,6 @@
 import { loadConfig, type TwinlineConfig } from '../../config/index.js';
 import { type Identity, TwinlineError } from '../../core/index.js';
+import { gatedReview } from '../../gates/index.js';
 import { ReviewService } from '../../review/index.js';
 import {
   openStore,
@@ -8,6 +9,7 @@ import {
   type ReviewStatus,
   type Store,
 } from '../../store/index.js';
+import { CliEgress } from './cli-egress.js';
 import type { ConfigOption } from './open-runtime.js';
 
 interface CommonOptions extends ConfigOption {
@@ -17,6 +19,8 @@ export interface ReviewsListOptions extends CommonOptions {
   readonly status?: string;
   readonly tenant?: string;
   readonly limit: string;
+  /** Print what this user of the directory may see (default: each review as its requester sees it). */
+  readonly viewer?: string;
 }
 export interface ReviewsDecideOptions extends CommonOptions {
   readonly by: string;
@@ -45,16 +49,21 @@ export async function runReviewsList(opts: ReviewsListOptions): Promise<void> {
     });
   }
   const config = loadConfig(opts.config);
+  // What is printed passes the egress gate (docs/gates.md, "Gated doors").
+  const egress = new CliEgress(config);
+  const named = opts.viewer ? egress.namedViewer(opts.viewer, opts.tenant, '--viewer') : undefined;
   const store = await openConfiguredStore(config);
   try {
     // listing needs no gateway; expiring first keeps "pending" honest
     const service = new ReviewService({ reviews: store.reviews });
     await store.reviews.expire();
-    const items = await service.list({
-      ...(opts.status ? { status: opts.status as ReviewStatus } : {}),
-      ...(opts.tenant ? { tenant: opts.tenant } : {}),
-      limit,
-    });
+    const items = (
+      await service.list({
+        ...(opts.status ? { status: opts.status as ReviewStatus } : {}),
+        ...(opts.tenant ? { tenant: opts.tenant } : {}),
+        limit,
+      })
+    ).map((r) => gatedReview(egress.gate(named ?? egress.viewer(r.tenant, r.user), r.sessionId), r));
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(items, null, 2)}\n`);
       return;

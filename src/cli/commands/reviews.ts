@@ -15,7 +15,11 @@ export const reviewsCommand: CommandModule = {
         .description('Reviews, newest first (expired ones are marked first)')
         .option('--status <status>', 'pending | approved | denied | executing | executed | failed | expired')
         .option('--tenant <tenant>', 'only this tenant')
-        .option('--limit <n>', 'at most this many', '50'),
+        .option('--limit <n>', 'at most this many', '50')
+        .option(
+          '--viewer <user>',
+          'print what this user of the directory may see (default: each review as its requester sees it)',
+        ),
     ).action(async (opts) => {
       const { runReviewsList } = await import('./reviews-run.js');
       await runReviewsList(opts);

@@ -7,18 +7,20 @@ import {
   UnknownModeError,
 } from '../../access/index.js';
 import {
-  type AgentEvent,
+  AgentEventEgress,
   AgentSession,
   createAccessPort,
   createControlTools,
   createProvider,
   DEFAULT_LIMITS,
+  type GatedAgentEvent,
   type ModelProvider,
   NoProviderError,
   type RunStatus,
 } from '../../agent/index.js';
-import { loadConfig, type TwinlineConfig } from '../../config/index.js';
+import { egressSettings, loadConfig, type TwinlineConfig } from '../../config/index.js';
 import { type Identity, TwinlineError } from '../../core/index.js';
+import { Egress } from '../../gates/index.js';
 import { declaredCapabilities } from '../../policy/index.js';
 import { createRuntime } from '../../runtime/index.js';
 
@@ -43,6 +45,8 @@ const EXIT: Readonly<Record<RunStatus, number>> = {
   interrupted: 130,
 };
 const EXIT_NO_MODEL = 3;
+/** The output gate withheld the answer. */
+const EXIT_OUTPUT_BLOCKED = 1;
 
 /**
  * Runs one request on the configured domain (the office domain by default): the real registry
@@ -101,6 +105,8 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
   const registry = rt.registry;
   try {
     const identity = rt.identities.resolve(opts.user, opts.tenant);
+    // What the terminal shows passes the egress gate for this user (docs/gates.md, "Gated doors").
+    const egress = new Egress(egressSettings(config, process.env));
     // The folder's permission rules over its roots (so the built-in engine-state deny knows the
     // project and the home) and its agent definitions, as the stream-json engine reads them.
     const rules = compileRuleSet(access.settings.ruleSources, access.roots);
@@ -139,12 +145,21 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
       out = (line) => {
         if (piped) write(line);
       };
-      const printer = opts.json ? (e: AgentEvent) => out(JSON.stringify(e)) : progressPrinter(out);
+      const printer = opts.json ? (e: GatedAgentEvent) => out(JSON.stringify(e)) : progressPrinter(out);
+      const gated = new AgentEventEgress(
+        egress.for({ viewer: identity, sessionId: session.sessionId, channel: 'cli' }),
+        (e) => {
+          printer(e);
+          // A withheld answer ends the run: the model that wrote it gets no further turn.
+          if (e.type === 'output_blocked') session.interrupt();
+        },
+      );
       const handle = session.run(request);
-      for await (const event of handle) printer(event);
+      for await (const event of handle) gated.accept(event);
+      gated.end();
       const result = await handle.result;
       await session.close();
-      return EXIT[result.status];
+      return gated.blocked ? EXIT_OUTPUT_BLOCKED : EXIT[result.status];
     } finally {
       process.removeListener('SIGINT', onSigint);
       // The stdout listener stays: an EPIPE can surface after the last write of a one-shot run.
@@ -168,10 +183,14 @@ async function degraded(
   try {
     const identity: Identity = platform.runtime.identities.resolve(opts.user, opts.tenant);
     process.stderr.write(`twinline: ${reason}; answering from the read-only line.\n`);
-    const answer = await platform.readonlyLine.answer(identity, request, {
-      sessionId: `cli-run-${randomUUID()}`,
+    const sessionId = `cli-run-${randomUUID()}`;
+    const raw = await platform.readonlyLine.answer(identity, request, {
+      sessionId,
       degradedReason: 'no model configured',
     });
+    // What the terminal shows passes the egress gate for this user (docs/gates.md, "Gated doors").
+    const gate = platform.egress.for({ viewer: identity, sessionId, channel: 'cli' });
+    const answer = { ...raw, text: gate.text(raw.text), sources: gate.value(raw.sources) };
     if (opts.json) out(JSON.stringify({ type: 'degraded', reason, ...answer }));
     else out(answer.text);
     return EXIT_NO_MODEL;
@@ -181,7 +200,7 @@ async function degraded(
 }
 
 /** Readable progress: one line per step, the model's text streamed as it comes. */
-export function progressPrinter(out: (line: string) => void): (e: AgentEvent) => void {
+export function progressPrinter(out: (line: string) => void): (e: GatedAgentEvent) => void {
   let text = '';
   const flush = (prefix: string) => {
     if (text.trim()) out(`${prefix}${text.trim()}`);
@@ -240,6 +259,10 @@ export function progressPrinter(out: (line: string) => void): (e: AgentEvent) =>
         );
         return;
       case 'tool_result':
+        return;
+      case 'output_blocked':
+        text = '';
+        out(`${who}⛔ ${e.text}`);
         return;
     }
   };

@@ -7,13 +7,18 @@ interface TasksOptions {
   readonly status?: string;
   readonly limit: string;
   readonly config?: string;
+  readonly viewer?: string;
 }
 interface TaskShowOptions {
   readonly json?: boolean;
   readonly config?: string;
   readonly watch?: boolean;
   readonly interval: string;
+  readonly viewer?: string;
 }
+
+const VIEWER_HELP =
+  'print what this user of the directory may see (default: each task as its requester sees it)';
 
 /** `twinline tasks [--json] [--tenant T] [--status S]` and `twinline tasks show ID`: deep-line tasks. */
 export const tasksCommand: CommandModule = {
@@ -26,6 +31,7 @@ export const tasksCommand: CommandModule = {
       .option('--status <status>', 'queued | planning | running | awaiting_review | completed | failed | …')
       .option('--limit <n>', 'at most this many', '50')
       .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .option('--viewer <user>', VIEWER_HELP)
       .action(async (opts: TasksOptions) => {
         await listTasks(opts);
       });
@@ -36,6 +42,7 @@ export const tasksCommand: CommandModule = {
       .option('--watch', 'redraw until the task ends')
       .option('--interval <ms>', 'refresh period with --watch', '1000')
       .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .option('--viewer <user>', VIEWER_HELP)
       .action(async (id: string, _opts: TaskShowOptions, cmd: Command) => {
         // `--json` and `--config` may be parsed by the parent `tasks` command: merge them in.
         await showTask(id, cmd.optsWithGlobals<TaskShowOptions>());
@@ -46,18 +53,31 @@ export const tasksCommand: CommandModule = {
 type Store = import('../../store/index.js').Store;
 type TaskRecord = import('../../store/index.js').TaskRecord;
 type StepRecord = import('../../store/index.js').StepRecord;
+type EgressGate = import('../../gates/index.js').EgressGate;
 
 const FINAL = new Set(['completed', 'failed', 'cancelled', 'denied']);
 
 // The store (and its database driver) is imported only when the command runs.
-async function openTaskStore(configFile: string | undefined): Promise<Store> {
-  const [{ loadConfig }, { openStore }] = await Promise.all([
+async function openTaskStore(
+  configFile: string | undefined,
+  viewer: string | undefined,
+  viewerTenant: string | undefined,
+): Promise<{ store: Store; gateFor: (task: TaskRecord) => EgressGate }> {
+  const [{ loadConfig }, { openStore }, { CliEgress }] = await Promise.all([
     import('../../config/index.js'),
     import('../../store/index.js'),
+    import('./cli-egress.js'),
   ]);
   const config = loadConfig(configFile);
+  // What is printed passes the egress gate (docs/gates.md, "Gated doors").
+  const egress = new CliEgress(config);
+  const named = viewer ? egress.namedViewer(viewer, viewerTenant, '--viewer') : undefined;
+  const gateFor = (task: TaskRecord) => egress.gate(named ?? egress.viewer(task.tenant, task.user), task.id);
   const url = process.env['TWINLINE_DATABASE_URL'] || config.store.url;
-  return openStore(url ? { url } : config.store.sqliteFile ? { sqliteFile: config.store.sqliteFile } : {});
+  const store = await openStore(
+    url ? { url } : config.store.sqliteFile ? { sqliteFile: config.store.sqliteFile } : {},
+  );
+  return { store, gateFor };
 }
 
 async function listTasks(opts: TasksOptions): Promise<void> {
@@ -72,7 +92,7 @@ async function listTasks(opts: TasksOptions): Promise<void> {
       },
     );
   }
-  const store = await openTaskStore(opts.config);
+  const { store, gateFor } = await openTaskStore(opts.config, opts.viewer, opts.tenant);
   try {
     const tasks = await store.admin.tasks.listTasks({
       ...(opts.tenant ? { tenant: opts.tenant } : {}),
@@ -80,21 +100,27 @@ async function listTasks(opts: TasksOptions): Promise<void> {
       limit,
     });
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify(tasks.map(taskView), null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify(
+          tasks.map((t) => taskView(t, gateFor(t))),
+          null,
+          2,
+        )}\n`,
+      );
       return;
     }
     if (tasks.length === 0) {
       process.stdout.write('no tasks\n');
       return;
     }
-    process.stdout.write(`${tasks.map(formatTask).join('\n')}\n`);
+    process.stdout.write(`${tasks.map((t) => formatTask(t, gateFor(t))).join('\n')}\n`);
   } finally {
     await store.close();
   }
 }
 
 async function showTask(id: string, opts: TaskShowOptions): Promise<void> {
-  const store = await openTaskStore(opts.config);
+  const { store, gateFor } = await openTaskStore(opts.config, opts.viewer, undefined);
   try {
     const interval = Math.max(100, Number(opts.interval) || 1000);
     for (;;) {
@@ -103,9 +129,12 @@ async function showTask(id: string, opts: TaskShowOptions): Promise<void> {
         const { TwinlineError } = await import('../../core/index.js');
         throw new TwinlineError('tasks.not-found', `no task ${id}`, { where: id });
       }
-      const steps = await store.admin.tasks.getSteps(id);
-      if (opts.json) process.stdout.write(`${JSON.stringify({ ...taskView(task), steps }, null, 2)}\n`);
-      else process.stdout.write(`${formatDetail(task, steps)}\n`);
+      const gate = gateFor(task);
+      const { gatedSteps } = await import('../../gates/index.js');
+      const steps = gatedSteps(gate, await store.admin.tasks.getSteps(id));
+      const view = taskView(task, gate);
+      if (opts.json) process.stdout.write(`${JSON.stringify({ ...view, steps }, null, 2)}\n`);
+      else process.stdout.write(`${formatDetail(task, view, steps)}\n`);
       if (!opts.watch || FINAL.has(task.status)) return;
       await new Promise((r) => setTimeout(r, interval));
       if (!opts.json) process.stdout.write('\n');
@@ -115,8 +144,11 @@ async function showTask(id: string, opts: TaskShowOptions): Promise<void> {
   }
 }
 
-/** A task without its internal planner state: the plan's goal and steps count, and the answer. */
-function taskView(t: TaskRecord) {
+/**
+ * A task without its internal planner state: the plan's goal and steps count, and the answer —
+ * its texts through the egress gate.
+ */
+function taskView(t: TaskRecord, gate: EgressGate) {
   const state = (t.plan ?? {}) as { plan?: { goal?: string; steps?: unknown[] }; final?: string };
   return {
     id: t.id,
@@ -124,11 +156,11 @@ function taskView(t: TaskRecord) {
     user: t.user,
     line: t.line,
     status: t.status,
-    request: t.request,
-    goal: state.plan?.goal ?? null,
+    request: gate.value(t.request),
+    goal: state.plan?.goal !== undefined ? gate.value(state.plan.goal) : null,
     steps: state.plan?.steps?.length ?? 0,
     currentStep: t.currentStep,
-    answer: state.final ?? null,
+    answer: state.final !== undefined ? gate.text(state.final) : null,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     leaseOwner: t.leaseOwner ?? null,
@@ -136,23 +168,22 @@ function taskView(t: TaskRecord) {
   };
 }
 
-function formatTask(t: TaskRecord): string {
-  const v = taskView(t);
+function formatTask(t: TaskRecord, gate: EgressGate): string {
+  const v = taskView(t, gate);
   return [
     t.id,
     t.status.padEnd(15),
     `${t.tenant}/${t.user}`.padEnd(16),
     `${v.currentStep}/${v.steps}`.padEnd(7),
     t.updatedAt,
-    t.request.replace(/\s+/g, ' ').slice(0, 60),
+    v.request.replace(/\s+/g, ' ').slice(0, 60),
   ].join(' ');
 }
 
-function formatDetail(t: TaskRecord, steps: readonly StepRecord[]): string {
-  const v = taskView(t);
+function formatDetail(t: TaskRecord, v: ReturnType<typeof taskView>, steps: readonly StepRecord[]): string {
   const lines = [
     `task ${t.id}  ${t.status}  ${t.tenant}/${t.user}  step ${v.currentStep}/${v.steps}`,
-    `request: ${t.request}`,
+    `request: ${v.request}`,
     ...(v.goal ? [`goal:    ${v.goal}`] : []),
     ...(t.leaseOwner ? [`lease:   ${t.leaseOwner} until ${t.leaseUntil}`] : []),
   ];

@@ -17,7 +17,7 @@ export interface NormalizedText {
 }
 
 /** Zero-width, joiners, bidi embeddings/isolates/marks, soft hyphen, BOM, tag characters. */
-function isInvisible(cp: number): boolean {
+export function isInvisible(cp: number): boolean {
   return (
     cp === 0x00ad ||
     cp === 0x034f ||

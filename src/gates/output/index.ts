@@ -1,5 +1,11 @@
 /** The output gate: field redaction by tag and data level, free-text PII, outbound classifier. */
-export { classifyOutbound, type OutboundOptions, type OutboundVerdict } from './exfiltration.js';
+export {
+  classifyOutbound,
+  countsAsOutboundPii,
+  type OutboundOptions,
+  OutboundTracker,
+  type OutboundVerdict,
+} from './exfiltration.js';
 export { type CompiledPath, compilePath, resolveSlots, type Slot } from './field-paths.js';
 export {
   DEFAULT_TAG_POLICIES,
@@ -12,11 +18,21 @@ export {
   redactFields,
   type TagPolicy,
 } from './field-redaction.js';
-export { type FindPiiOptions, findPii, HIGH_TIER, type PiiFinding } from './pii/find.js';
+export {
+  type FindPiiOptions,
+  findPii,
+  HIGH_TIER,
+  type PiiFinding,
+  type PiiScan,
+  type PiiSpan,
+  scanPii,
+} from './pii/find.js';
 export { maskValue } from './pii/mask.js';
 export { PII_RECOGNISERS, PII_TYPES, type PiiType } from './pii/recognisers.js';
 export {
   DEFAULT_TEXT_POLICY,
+  hiddenFrom,
+  maskSlice,
   type RedactTextResult,
   redactText,
   type TextRedactionPolicy,

@@ -38,15 +38,32 @@ export function redactText(
   options: { policy?: Partial<TextRedactionPolicy> } & FindPiiOptions = {},
 ): RedactTextResult {
   if (!DATA_LEVELS.includes(viewerLevel)) throw new TypeError(`unknown data level ${String(viewerLevel)}`);
-  const policy = { ...DEFAULT_TEXT_POLICY, ...options.policy };
-  const rank = dataLevelRank(viewerLevel);
-  const hidden = findPii(text, options).filter((f) => dataLevelRank(policy[f.type]) > rank);
+  const hidden = findPii(text, options).filter(hiddenFrom(viewerLevel, options.policy));
   if (hidden.length === 0) return { text, redacted: [] };
+  return { text: maskSlice(text, hidden, 0, text.length), redacted: hidden };
+}
+
+/** Whether a viewer at `viewerLevel` must not see a finding's value (the policy of {@link redactText}). */
+export function hiddenFrom(
+  viewerLevel: DataLevel,
+  policy: Partial<TextRedactionPolicy> = {},
+): (f: PiiFinding) => boolean {
+  if (!DATA_LEVELS.includes(viewerLevel)) throw new TypeError(`unknown data level ${String(viewerLevel)}`);
+  const full = { ...DEFAULT_TEXT_POLICY, ...policy };
+  const rank = dataLevelRank(viewerLevel);
+  return (f) => dataLevelRank(full[f.type]) > rank;
+}
+
+/**
+ * `text.slice(from, to)` with the values of `hidden` masked as {@link redactText} masks them.
+ * `hidden` are sorted, non-overlapping findings inside `[from, to)`.
+ */
+export function maskSlice(text: string, hidden: readonly PiiFinding[], from: number, to: number): string {
   let out = '';
-  let at = 0;
+  let at = from;
   for (const f of hidden) {
     out += text.slice(at, f.start) + maskValue(text.slice(f.start, f.end));
     at = f.end;
   }
-  return { text: out + text.slice(at), redacted: hidden };
+  return out + text.slice(at, to);
 }

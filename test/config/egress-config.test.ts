@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { egressSettings, loadConfig, loadWatermarkKey } from '../../src/config/index.js';
+import { ConfigError } from '../../src/core/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'twinline-egress-config-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+writeFileSync(
+  join(dir, 'users.yaml'),
+  'users:\n  - { tenant: t1, user: ann, roles: [reader], dataLevel: L2 }\n',
+);
+
+function configWith(egress: string): string {
+  const file = join(dir, `c-${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(
+    file,
+    `tools: ./tools.ts\nusers: ./users.yaml\nstore: { sqlite: ${join(dir, 'db.sqlite')} }\n${egress}\n`,
+  );
+  return file;
+}
+
+function loadError(egress: string): ConfigError {
+  try {
+    loadConfig(configWith(egress));
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('the egress section of twinline.config.yaml', () => {
+  it('loads and becomes the gate settings, with the key beside the store', () => {
+    const config = loadConfig(
+      configWith(
+        'egress: { internalDomains: [acme.example], unwatermarkedChannels: [stream-json], stream: { holdBack: 64, maxHold: 256 } }',
+      ),
+    );
+    const settings = egressSettings(config, {});
+    expect(settings).toMatchObject({
+      internalDomains: ['acme.example'],
+      unwatermarkedChannels: ['stream-json'],
+      stream: { holdBack: 64, maxHold: 256 },
+    });
+    const keyFile = join(dir, 'watermark.key');
+    expect(readFileSync(keyFile, 'utf8').trim()).toBe(settings.watermarkKey);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    // Every process of the deployment signs alike; the environment wins.
+    expect(egressSettings(config, {}).watermarkKey).toBe(settings.watermarkKey);
+    expect(egressSettings(config, { TWINLINE_WATERMARK_KEY: 'k' }).watermarkKey).toBe('k');
+    expect(loadWatermarkKey(keyFile, {})).toBe(settings.watermarkKey);
+  });
+
+  it('fails to load what cannot mean what it says, naming the field', () => {
+    expect(loadError('egress: { unwatermarkedChannels: [stream_json] }').message).toMatch(
+      /unwatermarkedChannels/,
+    );
+    expect(loadError('egress: { stream: { holdBack: 400 } }').message).toMatch(
+      /maxHold must be above holdBack/,
+    );
+    expect(loadError('egress: { internalDomains: ["not a domain"] }').message).toMatch(/internalDomains/);
+    expect(loadError('egress: { watermark: false }').message).toMatch(/watermark/);
+  });
+});
