@@ -1,4 +1,12 @@
-export { loadConfig, loadOfficeDomain, OFFICE_CONFIG_PATH, type TwinlineConfig } from './load-config.js';
+export {
+  type DeepAdmissionConfig,
+  type DeepAdmissionSettings,
+  loadConfig,
+  loadOfficeDomain,
+  OFFICE_CONFIG_PATH,
+  resolveDeepAdmission,
+  type TwinlineConfig,
+} from './load-config.js';
 export { loadTools } from './load-tools.js';
 export { prebuiltOfficeDomain } from './prebuilt-office-config.js';
 export { linkToolsModule } from './prebuilt-tools.js';

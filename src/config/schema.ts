@@ -32,7 +32,24 @@ function buildConfigSchemas() {
     policies: z.array(z.string().min(1)).default([]),
     lines: z
       .strictObject({
-        deep: z.strictObject({ allow: z.array(name).default([]) }).optional(),
+        deep: z
+          .strictObject({
+            allow: z.array(name).default([]),
+            /** Fair admission of deep tasks (docs/lines.md, "Admission"). */
+            admission: z
+              .strictObject({
+                /** Tasks running at once: in this process, or in all of them on PostgreSQL. */
+                concurrency: z.number().int().min(1).max(10_000).optional(),
+                /** Tasks of one tenant running at once. */
+                perTenant: z.number().int().min(1).max(10_000).optional(),
+                /** Tasks of one user running at once. */
+                perUser: z.number().int().min(1).max(10_000).optional(),
+                /** Tasks one tenant may have waiting; more are refused. */
+                maxQueuedPerTenant: z.number().int().min(1).max(1_000_000).optional(),
+              })
+              .optional(),
+          })
+          .optional(),
         quick: z.strictObject({ allow: z.array(name).default([]) }).optional(),
         /** The lines are separate trust chains; sharing a tool must be said explicitly. */
         allowOverlap: z.boolean().default(false),

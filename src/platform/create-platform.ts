@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createAccessPort, type ModelProvider, NoProviderError } from '../agent/index.js';
-import type { TwinlineConfig } from '../config/index.js';
+import { resolveDeepAdmission, type TwinlineConfig } from '../config/index.js';
 import { type ContextBus, openContextBus } from '../context/index.js';
 import type { Identity } from '../core/index.js';
 import { createInputGate, createQuotingStage, createRedactionStage } from '../gates/index.js';
@@ -32,9 +32,9 @@ import {
 import { loadReviewerFile } from '../policy/index.js';
 import {
   type BreakerOptions,
-  ConcurrencyQueue,
   createBreakerStage,
   createRateLimitStage,
+  DeepAdmission,
   SharedBreakerState,
   ToolBreakers,
   UserRateLimiter,
@@ -59,7 +59,7 @@ export interface PlatformOptions {
   readonly quickQps?: number;
   /** Length of the quick-line rate window in seconds (default 1: a QPS limit). */
   readonly quickWindowSeconds?: number;
-  /** Deep tasks running at once (default 2). */
+  /** Deep tasks running at once (overrides `lines.deep.admission.concurrency`; default 4). */
   readonly deepConcurrency?: number;
   /** A shared Redis (`ioredis`) for rate limits and the read cache across processes. */
   readonly redis?: import('ioredis').Redis;
@@ -103,7 +103,8 @@ export interface Platform {
   readonly breakers: ToolBreakers;
   readonly routing: RoutingLog;
   readonly cache: QuickResultCache;
-  readonly deepQueue: ConcurrencyQueue;
+  /** Fair admission of deep tasks (caps per tenant and user; shared in the store on PostgreSQL). */
+  readonly deepQueue: DeepAdmission;
   /** Summary events between lines (the context bus) and each user's recent summaries. */
   readonly context: RecentSummaries;
   /**
@@ -263,7 +264,13 @@ export async function createPlatform(
       return item ? endedReview(item) : undefined;
     },
   });
-  const deepQueue = new ConcurrencyQueue({ concurrency: options.deepConcurrency ?? 2 });
+  const admission = resolveDeepAdmission(config.lines.deepAdmission, options.deepConcurrency, config.file);
+  const deepQueue = new DeepAdmission({
+    limits: admission,
+    maxQueuedPerTenant: admission.maxQueuedPerTenant,
+    // Scaled out on PostgreSQL, the caps hold across every process, kept in the store like leases.
+    ...(store.dialect === 'postgres' ? { slots: store.admission } : {}),
+  });
   const quick = new QuickLine({
     gateway: gateways.quick,
     catalog: quickTools,
@@ -329,10 +336,13 @@ export async function createPlatform(
   });
 
   const running = new Map<string, AbortController>();
-  const runTask = (tenant: string, taskId: string) => {
+  /** Queues a persisted task fairly; a tenant whose backlog is full waits for the next sweep. */
+  const runTask = (task: { tenant: string; user: string; id: string }) => {
+    const { tenant, id: taskId } = task;
+    if (!deepQueue.hasRoom(tenant)) return { done: Promise.resolve(undefined) };
     const ac = new AbortController();
     running.set(taskId, ac);
-    return deepQueue.submit(async () => {
+    return deepQueue.submit({ tenant, user: task.user, taskId }, async () => {
       try {
         return await deep.run(tenant, taskId, () => {}, ac.signal);
       } finally {
@@ -353,7 +363,7 @@ export async function createPlatform(
       if (deep.awaitedReview(task) !== reviewId) continue;
       // False when someone else (the parked run, a sweep, another process) moved it on first.
       if (!(await deep.resolveReview(tenant, task.id, { reviewId, status, summary }))) return undefined;
-      runTask(tenant, task.id).done.catch(() => {});
+      runTask(task).done.catch(() => {});
       return task.id;
     }
     // Not parked yet: the run that is parking it finds the decision when it has.
@@ -369,7 +379,7 @@ export async function createPlatform(
     for (const task of await store.admin.tasks.listTasks({ status: 'awaiting_review', limit: 1000 })) {
       if (task.line !== 'deep' || deep.handles(task.id)) continue;
       if (await deep.settleParked(task.tenant, task.id)) {
-        runTask(task.tenant, task.id).done.catch(() => {});
+        runTask(task).done.catch(() => {});
         woken++;
       }
     }
@@ -478,7 +488,7 @@ export async function createPlatform(
       for (const status of ['queued', 'running', 'planning', 'interrupted']) {
         for (const task of await store.admin.tasks.listTasks({ status, limit: 1000 })) {
           if (task.line !== 'deep' || running.has(task.id) || deep.handles(task.id)) continue;
-          runTask(task.tenant, task.id).done.catch(() => {});
+          runTask(task).done.catch(() => {});
           started++;
         }
       }
@@ -486,6 +496,7 @@ export async function createPlatform(
     },
     async close() {
       for (const ac of running.values()) ac.abort('shutting down');
+      deepQueue.close();
       breakers.shutdown();
       context.close();
       if (ownBus) await context.bus.close();

@@ -8,7 +8,21 @@ export {
   type ToolBreakerOverview,
   ToolBreakers,
 } from './breakers.js';
-export { ConcurrencyQueue, type ConcurrencyQueueOptions, type QueueTicket } from './concurrency-queue.js';
+export {
+  type AdmissionJob,
+  AdmissionRefusedError,
+  DeepAdmission,
+  type DeepAdmissionOptions,
+  type QueueTicket,
+} from './deep-admission.js';
+export {
+  type AdmissionLimits,
+  estimateStart,
+  FairQueue,
+  type QueuedJob,
+  RunningCounts,
+  type RunningJob,
+} from './fair-queue.js';
 export { type RateLimitOutcome, UserRateLimiter, type UserRateLimiterOptions } from './rate-limit.js';
 export { createRateLimitStage, RATE_LIMITED_RULE, type RateLimitStageOptions } from './rate-limit-stage.js';
 export { type BreakerScope, SharedBreakerState } from './shared-breaker-state.js';
