@@ -31,6 +31,11 @@ export interface TwinlineConfig {
   /** Store location from the file; `TWINLINE_DATABASE_URL` still takes precedence at open time. */
   readonly store: { readonly sqliteFile?: string; readonly url?: string };
   readonly approvalTimeoutMs?: number;
+  /** Session watermarks per channel (`watermark` in the file; absent: invisible in every channel's text). */
+  readonly watermark?: {
+    readonly default: 'text' | 'field' | 'off';
+    readonly channels: Readonly<Record<string, 'text' | 'field' | 'off'>>;
+  };
   /** MCP servers to import at start-up (`mcpServers` in the file). */
   readonly mcpServers: Readonly<Record<string, ConfigFile['mcpServers'][string]>>;
 }
@@ -109,6 +114,7 @@ export function loadConfig(path?: string): TwinlineConfig {
     router: raw.router,
     store,
     ...(raw.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: raw.approvalTimeoutMs } : {}),
+    ...(raw.watermark ? { watermark: raw.watermark } : {}),
     mcpServers: Object.fromEntries(
       Object.entries(raw.mcpServers).map(([n, srv]) => [
         n,

@@ -62,6 +62,21 @@ function buildConfigSchemas() {
         z.strictObject({ url: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL') }),
       ])
       .optional(),
+    /**
+     * Session watermarks per channel (docs/gates.md, "Watermarks"): `text` — invisible, in free-text
+     * answers; `field` — only the `watermark` token beside the answer; `off`.
+     */
+    watermark: z
+      .strictObject({
+        default: z.enum(['text', 'field', 'off']).default('text'),
+        channels: z
+          .record(
+            z.string().regex(/^[a-z0-9_.-]{1,32}$/, 'a channel name: a-z 0-9 _ . -'),
+            z.enum(['text', 'field', 'off']),
+          )
+          .default({}),
+      })
+      .optional(),
     /** Upper bound on waiting for an approver, in ms. */
     approvalTimeoutMs: z.number().int().positive().optional(),
     /**

@@ -473,7 +473,10 @@ export async function createPlatform(
     context,
     async handle(identity, query, opts) {
       const result = await dispatcher.handle(identity, query, opts);
-      return gateOutput(identity, result, opts?.channel ?? 'api', { watermarkKey });
+      return gateOutput(identity, result, opts?.channel ?? 'api', {
+        watermarkKey,
+        ...(config.watermark ? { watermarkChannels: config.watermark } : {}),
+      });
     },
     async cancelTask(tenant, taskId) {
       const tasks = store.forTenant(tenant).tasks;

@@ -124,6 +124,14 @@ describe('loadConfig', () => {
     expect(() => resolveDeepAdmission({ perTenant: 3 }, 2, 'f')).toThrow(/perTenant \(3\)/);
   });
 
+  it('reads the watermark switch per channel; a mode that does not exist fails to load', () => {
+    const base = 'domain: lab\ntools: ./tools.mjs\nusers: ./users.yaml\n';
+    const ok = write('wm-ok.yaml', `${base}watermark: { channels: { cli: off, ndjson: field } }\n`);
+    expect(loadConfig(ok).watermark).toEqual({ default: 'text', channels: { cli: 'off', ndjson: 'field' } });
+    const bad = write('wm-bad.yaml', `${base}watermark: { channels: { cli: hidden } }\n`);
+    expect(configError(() => loadConfig(bad)).message).toContain('watermark.channels.cli');
+  });
+
   it('names an unknown field', () => {
     const file = write('unknown.yaml', 'domain: lab\ntools: ./tools.mjs\nusers: ./users.yaml\nstorage: {}\n');
     const e = configError(() => loadConfig(file));

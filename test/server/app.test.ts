@@ -106,8 +106,13 @@ describe('twinline serve — HTTP API', () => {
     expect(r.body.executed).toEqual(['calendar_list']);
     expect(stripWatermark(r.body.text)).toBe('You have several events this year.');
     // The answer carries the session watermark: a leaked copy names who and which session.
-    const wm = decodeWatermark(r.body.text, { key: WATERMARK_KEY });
+    const wm = decodeWatermark(r.body.text, { key: WATERMARK_KEY, tenants: ['acme', 'globex'] });
     expect(wm).toMatchObject({ tenant: 'acme', user: 'alice', session: r.body.sessionId, channel: 'api' });
+    // The same mark as a field beside the answer; only acme's key opens either.
+    expect(decodeWatermark(r.body.watermark, { key: WATERMARK_KEY, tenants: ['acme'] })).toMatchObject({
+      user: 'alice',
+    });
+    expect(decodeWatermark(r.body.text, { key: WATERMARK_KEY, tenants: ['globex'] })).toBeUndefined();
     await server.platform.store.audit.flush();
     const audit = await call('GET', '/v1/audit?tool=calendar_list', ['acme', 'alice']);
     expect(audit.body.records.length).toBeGreaterThan(0);
