@@ -483,6 +483,8 @@ export async function createPlatform(
       const task = await tasks.getTask(taskId);
       if (!task || ['completed', 'failed', 'cancelled', 'denied'].includes(task.status)) return false;
       running.get(taskId)?.abort('cancelled');
+      // Still waiting for admission here: it leaves the queue and never starts.
+      deepQueue.cancel(taskId);
       await tasks.updateTask(taskId, { status: 'cancelled' });
       return true;
     },

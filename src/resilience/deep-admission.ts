@@ -165,6 +165,19 @@ export class DeepAdmission {
     return { position, estimatedStartMs: startMs, done };
   }
 
+  /**
+   * Takes a task that has not started yet out of the queue (it was cancelled): its ticket settles
+   * with undefined and it never runs. False when it is not waiting here.
+   */
+  cancel(taskId: string): boolean {
+    const id = `${this.#owner}:${taskId}`;
+    const job = this.#queue.all().find((j) => j.id === id);
+    if (!job || !this.#queue.drop(job)) return false;
+    job.resolve(undefined);
+    this.#settleIdle();
+    return true;
+  }
+
   /** Resolves when nothing runs or waits here. */
   onIdle(): Promise<void> {
     if (this.#active.size === 0 && this.#queue.size === 0) return Promise.resolve();

@@ -125,6 +125,11 @@ export class FairQueue<J extends QueuedJob> {
     return out;
   }
 
+  /** Every waiting job (no particular order). */
+  all(): J[] {
+    return this.#tenants.flatMap((t) => t.users.flatMap((u) => u.jobs));
+  }
+
   /** Removes `job` and moves both round-robin cursors past its tenant and user. */
   take(job: J): void {
     const ti = this.#tenants.findIndex((t) => t.tenant === job.tenant);

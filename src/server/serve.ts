@@ -1,6 +1,6 @@
 import { loadConfig } from '../config/index.js';
 import { importExternal } from '../core/index.js';
-import { createPlatform, type Platform } from '../platform/index.js';
+import { createPlatform, type Platform, type PlatformOptions } from '../platform/index.js';
 import type { AuditRecord } from '../store/index.js';
 import { buildMetricsServer, buildServer } from './app.js';
 import { loadAuthFile } from './auth-file.js';
@@ -15,6 +15,8 @@ export interface ServeOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Where the ready line goes (default stdout). */
   readonly log?: (line: string) => void;
+  /** Platform settings beyond the environment's (tests and benchmarks: breakers, an injected backend delay). */
+  readonly platform?: Pick<PlatformOptions, 'breakers' | 'wrapTool'>;
 }
 
 export interface RunningServer {
@@ -48,6 +50,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   }
   let metrics: ServerMetrics | undefined;
   const platformOptions = {
+    ...options.platform,
     env,
     ...(options.model ? { model: options.model } : {}),
     ...(redis ? { redis, redisPrefix: env.TWINLINE_REDIS_PREFIX || 'twinline' } : {}),

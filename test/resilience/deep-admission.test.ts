@@ -301,3 +301,29 @@ describe('shared slots on PostgreSQL: the caps hold across processes', () => {
     expect(left).toBe(0);
   });
 });
+
+describe('cancelling a waiting task', () => {
+  it('takes it out of the queue: it never runs, its ticket settles, the next one starts', async () => {
+    const q = new DeepAdmission({ limits: { concurrency: 1, perTenant: 1, perUser: 1 } });
+    const g = gate();
+    const ran: string[] = [];
+    const first = q.submit({ tenant: 'a', user: 'u', taskId: 't1' }, async () => {
+      ran.push('t1');
+      await g.opened;
+    });
+    const second = q.submit({ tenant: 'a', user: 'u', taskId: 't2' }, async () => {
+      ran.push('t2');
+    });
+    const third = q.submit({ tenant: 'b', user: 'v', taskId: 't3' }, async () => {
+      ran.push('t3');
+    });
+    expect(q.cancel('t2')).toBe(true);
+    expect(q.cancel('t2')).toBe(false);
+    expect(q.cancel('t1')).toBe(false); // already running
+    await expect(second.done).resolves.toBeUndefined();
+    g.open();
+    await Promise.all([first.done, third.done]);
+    expect(ran).toEqual(['t1', 't3']);
+    await q.onIdle();
+  });
+});
