@@ -268,8 +268,10 @@ export async function createPlatform(
   const deepQueue = new DeepAdmission({
     limits: admission,
     maxQueuedPerTenant: admission.maxQueuedPerTenant,
-    // Scaled out on PostgreSQL, the caps hold across every process, kept in the store like leases.
+    // Scaled out on PostgreSQL, the caps hold across every process, kept in the store like leases
+    // (and lapsing like them when a process dies).
     ...(store.dialect === 'postgres' ? { slots: store.admission } : {}),
+    ...(options.taskLeaseMs ? { slotTtlMs: options.taskLeaseMs } : {}),
   });
   const quick = new QuickLine({
     gateway: gateways.quick,

@@ -104,7 +104,8 @@ export class FairQueue<J extends QueuedJob> {
 
   /** The job the fair order starts next among those `startable` allows, without removing it. */
   peek(startable: (tenant: string, user: string) => boolean): J | undefined {
-    return this.#find(startable)?.job;
+    for (const job of this.#order(startable)) return job;
+    return undefined;
   }
 
   /**
@@ -112,17 +113,20 @@ export class FairQueue<J extends QueuedJob> {
    * round — for a caller that must try candidates one by one (shared slots can refuse one).
    */
   candidates(startable: (tenant: string, user: string) => boolean): J[] {
-    const out: J[] = [];
+    return [...this.#order(startable)];
+  }
+
+  /** Each (tenant, user)'s first waiting job, tenants from the cursor on, users from theirs. */
+  *#order(startable: (tenant: string, user: string) => boolean): Generator<J> {
     const n = this.#tenants.length;
     for (let k = 0; k < n; k++) {
       const t = this.#tenants[(this.#cursor + k) % n]!;
       const m = t.users.length;
       for (let j = 0; j < m; j++) {
         const u = t.users[(t.cursor + j) % m]!;
-        if (u.jobs.length > 0 && startable(t.tenant, u.user)) out.push(u.jobs[0]!);
+        if (u.jobs.length > 0 && startable(t.tenant, u.user)) yield u.jobs[0]!;
       }
     }
-    return out;
   }
 
   /** Every waiting job (no particular order). */
@@ -161,7 +165,7 @@ export class FairQueue<J extends QueuedJob> {
   drop(job: J): boolean {
     const t = this.#tenants.find((x) => x.tenant === job.tenant);
     const u = t?.users.find((x) => x.user === job.user);
-    if (!t || !u || !u.jobs.includes(job)) return false;
+    if (!t || !u?.jobs.includes(job)) return false;
     const cursor = this.#cursor;
     const tenant = this.#tenants[cursor]?.tenant;
     const userCursor = t.cursor;
@@ -190,19 +194,6 @@ export class FairQueue<J extends QueuedJob> {
     q.#cursor = this.#cursor;
     q.#size = this.#size;
     return q;
-  }
-
-  #find(startable: (tenant: string, user: string) => boolean): { job: J } | undefined {
-    const n = this.#tenants.length;
-    for (let k = 0; k < n; k++) {
-      const t = this.#tenants[(this.#cursor + k) % n]!;
-      const m = t.users.length;
-      for (let j = 0; j < m; j++) {
-        const u = t.users[(t.cursor + j) % m]!;
-        if (u.jobs.length > 0 && startable(t.tenant, u.user)) return { job: u.jobs[0]! };
-      }
-    }
-    return undefined;
   }
 }
 

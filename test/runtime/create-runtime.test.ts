@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadOfficeDomain, type TwinlineConfig } from '../../src/config/index.js';
 import { TwinlineError } from '../../src/core/index.js';
 import { createRuntime, IdentityDirectory } from '../../src/runtime/index.js';
-import { PG_ADMIN_URL as PG_URL, postgresReachable } from '../support/services.js';
+import { createTestDatabase } from '../store/postgres-test-database.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'twinline-runtime-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -54,12 +54,16 @@ describe('createRuntime', () => {
     }
   });
 
-  it('TWINLINE_DATABASE_URL selects PostgreSQL', async () => {
-    if (!(await postgresReachable(PG_URL))) {
-      console.warn('PostgreSQL not reachable at 127.0.0.1:5432: skipping the PostgreSQL runtime test');
-      return;
-    }
-    const rt = await createRuntime(officeConfig(), { env: { TWINLINE_DATABASE_URL: PG_URL } });
+  it('TWINLINE_DATABASE_URL selects PostgreSQL', async (ctx) => {
+    // A database of its own: the shared one may hold another branch's migrations.
+    const database = await createTestDatabase();
+    if (!database) return ctx.skip();
+    const rt = await createRuntime(officeConfig(), { env: { TWINLINE_DATABASE_URL: database.url } }).catch(
+      async (err: unknown) => {
+        await database.drop();
+        throw err;
+      },
+    );
     try {
       expect(rt.store?.dialect).toBe('postgres');
       const identity = rt.identities.resolve('gina', 'globex');
@@ -79,6 +83,7 @@ describe('createRuntime', () => {
       expect(records.some((x) => x.callId === id)).toBe(true);
     } finally {
       await rt.close();
+      await database.drop();
     }
   });
 });

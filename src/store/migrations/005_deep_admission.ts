@@ -6,7 +6,7 @@ import type { StoreMigration } from './migration.js';
  * that dies stops renewing, and its slots lapse like a task lease.
  */
 export const migration: StoreMigration = {
-  name: '004_deep_admission',
+  name: '005_deep_admission',
   async up(db) {
     await db.schema
       .createTable('deep_admission_slots')
