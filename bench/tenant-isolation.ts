@@ -48,6 +48,14 @@ try {
   const alone = await quickBurst(t.url, B, REQUESTS, CONNECTIONS);
   const aloneS = (performance.now() - start) / 1000;
 
+  // Control: the same doubled load, but from B's own users — what sharing the CPU alone costs.
+  start = performance.now();
+  const [, control] = await Promise.all([
+    quickBurst(t.url, B, REQUESTS, CONNECTIONS),
+    quickBurst(t.url, B, REQUESTS, CONNECTIONS),
+  ]);
+  const controlS = (performance.now() - start) / 1000;
+
   const queued = await Promise.all(
     Array.from({ length: DEEP }, (_, i) => post(t.url, A[i % 2]!, '/v1/requests', { query: DEEP_QUERY })),
   );
@@ -73,6 +81,7 @@ try {
       loadavg_1m: r1(loadavg()[0]!),
     },
     b_alone: figures(alone.latencies, alone.results, aloneS),
+    b_beside_equal_load_of_its_own: figures(control.latencies, control.results, controlS),
     b_during_a_abuse: figures(during.latencies, during.results, duringS),
     a_during_abuse: {
       ...figures(abuse.latencies, abuse.results, duringS),
@@ -90,7 +99,8 @@ try {
   };
   process.stdout.write(`${JSON.stringify(result)}\n`);
   // A's backlog is cancelled so the server can stop without working through it.
-  for (const [i, q] of queued.entries()) await post(t.url, A[i % 2]!, `/v1/tasks/${q.body.taskId}/cancel`, {});
+  for (const [i, q] of queued.entries())
+    await post(t.url, A[i % 2]!, `/v1/tasks/${q.body.taskId}/cancel`, {});
 } finally {
   await t.close();
 }

@@ -24,17 +24,31 @@ const CJK_PUNCT = new Set([
   '\uff0e', // ．
 ]);
 const CJK_CLOSERS = new Set(['\u300d', '\u300f', '\u3011', '\u300b', '\u3009', '\uff09', '\u201d', '\u2019']);
-/** Ends of a sentence (not just a clause), for choosing how many fragments a frame is cut into. */
+const ASCII_END_KIND = 1;
+const ASCII_CLOSER_KIND = 2;
+const CJK_PUNCT_KIND = 3;
+const CJK_CLOSER_KIND = 4;
+/** The kind of each BMP character above (0: none of them), read once per character. */
+const CLASS = (() => {
+  const t = new Uint8Array(0x10000);
+  const put = (chars: Iterable<string>, kind: number) => {
+    for (const c of chars) t[c.charCodeAt(0)] = kind;
+  };
+  put(ASCII_CLOSERS, ASCII_CLOSER_KIND);
+  put(CJK_CLOSERS, CJK_CLOSER_KIND);
+  put(ASCII_END, ASCII_END_KIND);
+  put(CJK_PUNCT, CJK_PUNCT_KIND);
+  return t;
+})();
+/** Ends of a sentence (not just a clause). */
 const SENTENCE_END = new Set(['.', '!', '?', '\u3002', '\uff01', '\uff1f']);
 
-/** Where a watermark may be written in a text, and how the text is divided into sentences. */
+/** Where a watermark may be written in a text. */
 export interface Boundaries {
-  /** UTF-16 offsets to insert at (after the punctuation), ascending. */
+  /** UTF-16 offsets to insert at (after punctuation, or after the space between two words), ascending. */
   readonly positions: readonly number[];
-  /** How many of them end a sentence (or a line). */
+  /** How many sentences (or lines) the text has. */
   readonly sentenceEnds: number;
-  /** For a text with no punctuation boundary: one gap between two words, else undefined. */
-  readonly fallback: number | undefined;
 }
 
 /** True when the text as a whole is JSON (any value; also NDJSON): then it is left untouched. */
@@ -86,94 +100,136 @@ function skipMask(text: string): Uint8Array {
   }
   // URLs, e-mail addresses and paths, and the punctuation right after them: a linkifier that
   // runs to the next space would otherwise carry the mark into the link.
-  const addresses: RegExp[] = [
-    /\b[a-z][a-z0-9+.-]*:\/\/[^\s\u3000-\u303f\uff00-\uffef<>"'`]*/gi,
-    /\bwww\.[^\s\u3000-\u303f\uff00-\uffef<>"'`]*/gi,
-    /[^\s@<>"'`\u3000-\u303f\uff00-\uffef]+@[^\s@<>"'`\u3000-\u303f\uff00-\uffef]+/g,
-    /(?:^|[\s(])(?:~|\.{1,2})?\/[^\s\u3000-\u303f\uff00-\uffef]*/g,
-    /[A-Za-z]:\\[^\s]*/g,
+  // Each pattern runs only when its anchor occurs at all (most answers hold none of them).
+  const addresses: [string, RegExp][] = [
+    ['://', /\b[a-z][a-z0-9+.-]*:\/\/[^\s\u3000-\u303f\uff00-\uffef<>"'`]*/gi],
+    ['www.', /\bwww\.[^\s\u3000-\u303f\uff00-\uffef<>"'`]*/gi],
+    ['/', /(?:^|[\s(])(?:~|\.{1,2})?\/[^\s\u3000-\u303f\uff00-\uffef]*/g],
+    [':\\', /[A-Za-z]:\\[^\s]*/g],
   ];
-  for (const re of addresses) {
+  const markAddress = (from: number, to: number) => {
+    while (
+      to < text.length &&
+      (CJK_PUNCT.has(text[to]!) || CJK_CLOSERS.has(text[to]!) || ASCII_CLOSERS.has(text[to]!))
+    )
+      to++;
+    mark(from, to);
+  };
+  for (const [anchor, re] of addresses) {
+    if (!text.includes(anchor)) continue;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-      let to = m.index + m[0].length;
-      while (
-        to < text.length &&
-        (CJK_PUNCT.has(text[to]!) || CJK_CLOSERS.has(text[to]!) || ASCII_CLOSERS.has(text[to]!))
-      )
-        to++;
-      mark(m.index, to);
+      markAddress(m.index, m.index + m[0].length);
       if (m[0].length === 0) re.lastIndex++;
     }
+  }
+  // E-mail addresses: grown outwards from each "@" (a pattern would rescan every word for one).
+  const inAddress = (c: string) =>
+    !isSpace(c) && !'@<>"\'`'.includes(c) && !CJK_PUNCT.has(c) && !CJK_CLOSERS.has(c);
+  for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+    let from = at;
+    while (from > 0 && inAddress(text[from - 1]!)) from--;
+    let to = at + 1;
+    while (to < text.length && inAddress(text[to]!)) to++;
+    if (from < at && to > at + 1) markAddress(from, to);
   }
   return skip;
 }
 
-const isSpace = (c: string | undefined) => c !== undefined && /\s/.test(c);
+/** JavaScript's `\s`, without a regular expression per character. */
+function isSpace(c: string | undefined): boolean {
+  if (c === undefined) return false;
+  const n = c.charCodeAt(0);
+  if (n <= 0x20) return n === 0x20 || (n >= 0x09 && n <= 0x0d);
+  if (n < 0xa0) return false;
+  return (
+    n === 0xa0 ||
+    n === 0x1680 ||
+    (n >= 0x2000 && n <= 0x200a) ||
+    n === 0x2028 ||
+    n === 0x2029 ||
+    n === 0x202f ||
+    n === 0x205f ||
+    n === 0x3000 ||
+    n === 0xfeff
+  );
+}
 
 /** Every place a watermark may go in `text` (see the module comment). */
 export function findBoundaries(text: string): Boundaries {
-  if (text.length === 0 || isJsonDocument(text))
-    return { positions: [], sentenceEnds: 0, fallback: undefined };
+  if (text.length === 0 || isJsonDocument(text)) return { positions: [], sentenceEnds: 0 };
   const skip = skipMask(text);
+  const n = text.length;
   const positions: number[] = [];
-  let sentenceEnds = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
+  /** Whether each position in `positions` closes a sentence. */
+  const closes: boolean[] = [];
+  for (let i = 0; i < n; i++) {
+    const kind = CLASS[text.charCodeAt(i)];
+    if (kind !== ASCII_END_KIND && kind !== CJK_PUNCT_KIND) continue;
     if (skip[i]) continue;
-    let end: number | undefined;
-    if (CJK_PUNCT.has(c)) {
-      end = i + 1;
-      while (end < text.length && (CJK_PUNCT.has(text[end]!) || CJK_CLOSERS.has(text[end]!))) end++;
-    } else if (ASCII_END.has(c)) {
-      end = i + 1;
-      while (end < text.length && (ASCII_END.has(text[end]!) || ASCII_CLOSERS.has(text[end]!))) end++;
+    let end = i + 1;
+    if (kind === CJK_PUNCT_KIND) {
+      while (
+        end < n &&
+        (CLASS[text.charCodeAt(end)] === CJK_PUNCT_KIND || CLASS[text.charCodeAt(end)] === CJK_CLOSER_KIND)
+      )
+        end++;
+    } else {
+      while (
+        end < n &&
+        (CLASS[text.charCodeAt(end)] === ASCII_END_KIND || CLASS[text.charCodeAt(end)] === ASCII_CLOSER_KIND)
+      )
+        end++;
       // ASCII punctuation ends a clause only before whitespace (or the end): "3.14", "a,b", "x:y" do not.
-      if (end < text.length && !isSpace(text[end])) end = undefined;
+      if (end < n && !isSpace(text[end])) {
+        i = end - 1;
+        continue;
+      }
     }
-    if (end === undefined) continue;
-    if (skip.subarray(i, end).some((v) => v === 1) || addressBefore(text, i)) {
-      i = end - 1;
-      continue;
+    let skipped = false;
+    for (let k = i; k < end && !skipped; k++) skipped = skip[k] === 1;
+    if (!skipped && !addressBefore(text, i)) {
+      let sentence = text.charCodeAt(end) === 0x0a || end === n;
+      for (let k = i; k < end && !sentence; k++) sentence = SENTENCE_END.has(text[k]!);
+      positions.push(end);
+      closes.push(sentence);
     }
-    positions.push(end);
-    if (
-      [...text.slice(i, end)].some((ch) => SENTENCE_END.has(ch)) ||
-      text[end] === '\n' ||
-      end === text.length
-    )
-      sentenceEnds++;
     i = end - 1;
   }
   // A line or sentence with no punctuation boundary (a heading, a list item, an e-mail header)
   // gets one between two of its words — right after the space, so the words on both sides keep
-  // their characters — so that every sentence carries a piece of the frame.
+  // their characters — so that every sentence carries a piece of the frame. Units end at a
+  // sentence-closing boundary, a line break, or the end.
   const extra: number[] = [];
   let units = 0;
   let unitStart = 0;
-  let p = 0;
-  const closeUnit = (unitEnd: number, hasBoundary: boolean) => {
-    const slice = text.slice(unitStart, unitEnd);
-    if (slice.trim() !== '') {
+  let unitHasBoundary = false;
+  const closeUnit = (unitEnd: number) => {
+    let blank = true;
+    for (let k = unitStart; k < unitEnd && blank; k++) blank = isSpace(text[k]);
+    if (!blank) {
       units++;
-      if (!hasBoundary) {
+      if (!unitHasBoundary) {
         const gap = lastWordGap(text, unitStart, unitEnd, skip);
         if (gap !== undefined) extra.push(gap);
       }
     }
     unitStart = unitEnd;
+    unitHasBoundary = false;
   };
-  for (let i = 0; i <= text.length; i++) {
-    const atBoundary = p < positions.length && positions[p] === i;
-    if (atBoundary) p++;
-    const sentenceEnd =
-      atBoundary && [...text.slice(Math.max(unitStart, i - 3), i)].some((ch) => SENTENCE_END.has(ch));
-    if (i === text.length || text[i] === '\n' || sentenceEnd) {
-      const inside = positions.some((x) => x > unitStart && x <= i);
-      closeUnit(i === text.length ? i : text[i] === '\n' ? i + 1 : i, inside);
+  let p = 0;
+  for (let nl = text.indexOf('\n'); ; nl = text.indexOf('\n', nl + 1)) {
+    const lineEnd = nl < 0 ? n : nl + 1;
+    while (p < positions.length && positions[p]! <= lineEnd) {
+      unitHasBoundary = true;
+      if (closes[p] && positions[p]! < lineEnd) closeUnit(positions[p]!);
+      p++;
     }
+    closeUnit(lineEnd);
+    if (nl < 0) break;
   }
-  const all = [...positions, ...extra].sort((a, b) => a - b);
-  return { positions: all, sentenceEnds: Math.max(sentenceEnds, units), fallback: undefined };
+  const sentenceEnds = closes.filter(Boolean).length;
+  const all = extra.length === 0 ? positions : [...positions, ...extra].sort((a, b) => a - b);
+  return { positions: all, sentenceEnds: Math.max(sentenceEnds, units) };
 }
 
 /**

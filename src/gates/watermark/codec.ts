@@ -94,10 +94,7 @@ export function watermarkToken(wm: Watermark, options: WatermarkKeyOptions): str
 export function embedWatermark(text: string, wm: Watermark, options: EmbedOptions): string {
   const b = findBoundaries(text);
   const frame = packWatermark(wm, options);
-  if (b.positions.length === 0) {
-    if (b.fallback === undefined) return text;
-    return text.slice(0, b.fallback) + fragmentsOf(frame, 1).join('') + text.slice(b.fallback);
-  }
+  if (b.positions.length === 0) return text;
   const wanted = options.fragments ?? 2;
   const count = Math.max(1, Math.min(MAX_FRAGMENTS, Math.floor(wanted), b.positions.length));
   const pieces = fragmentsOf(frame, count);
