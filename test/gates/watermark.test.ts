@@ -1,3 +1,4 @@
+import { createDecipheriv, createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,6 +9,7 @@ import {
   packWatermark,
   scanText,
   stripWatermark,
+  tenantWatermarkKeys,
   type Watermark,
   watermarkModeFor,
   watermarkToken,
@@ -127,6 +129,19 @@ describe('watermarks: encrypted, authenticated, per tenant', () => {
       packWatermark({ ...wm, session: '1f8fad5b-d9cb-469f-a165-70867728950e' }, { key }),
     );
     expect(other.equals(sealed)).toBe(false);
+  });
+
+  it('is exactly SIV over HMAC-SHA256 and AES-256-CTR with the tenant’s HKDF keys (checked with node:crypto)', () => {
+    const sealed = Buffer.from(packWatermark(wm, { key }));
+    const keys = tenantWatermarkKeys(key, 'acme');
+    const iv = sealed.subarray(0, 8);
+    const counter = Buffer.concat([iv, Buffer.alloc(8)]);
+    const d = createDecipheriv('aes-256-ctr', keys.enc, counter);
+    const plain = Buffer.concat([d.update(sealed.subarray(8)), d.final()]);
+    expect(createHmac('sha256', keys.mac).update(plain).digest().subarray(0, 8).equals(iv)).toBe(true);
+    expect(plain.includes(Buffer.from('alice'))).toBe(true);
+    // Other tenants' keys are other keys.
+    expect(tenantWatermarkKeys(key, 'globex').enc.equals(keys.enc)).toBe(false);
   });
 
   it('property: any change of one symbol of a frame is rejected, never misread', () => {

@@ -77,25 +77,34 @@ export function isJsonDocument(text: string): boolean {
 function skipMask(text: string): Uint8Array {
   const skip = new Uint8Array(text.length + 1);
   const mark = (from: number, to: number) => skip.fill(1, from, to);
-  // Line-level: fenced code (and its fence lines), indented code, table rows.
-  let at = 0;
-  let fence: string | undefined;
-  for (const line of text.split('\n')) {
-    const end = at + line.length;
-    const opener = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence !== undefined) {
-      mark(at, end + 1);
-      if (opener && opener[1]!.startsWith(fence)) fence = undefined;
-    } else if (opener) {
-      fence = opener[1]!;
-      mark(at, end + 1);
-    } else if (/^( {4}|\t)/.test(line)) {
-      mark(at, end + 1);
+  // Line-level: fenced code (and its fence lines) and indented code — looked for only when the
+  // text has a fence or an indent at all.
+  const fences = text.includes('```') || text.includes('~~~');
+  if (fences || text.includes('    ') || text.includes('\t')) {
+    let at = 0;
+    let fence: string | undefined;
+    for (const line of text.split('\n')) {
+      const end = at + line.length;
+      const opener = fences ? /^\s{0,3}(`{3,}|~{3,})/.exec(line) : null;
+      if (fence !== undefined) {
+        mark(at, end + 1);
+        if (opener?.[1]?.startsWith(fence)) fence = undefined;
+      } else if (opener) {
+        fence = opener[1]!;
+        mark(at, end + 1);
+      } else if (/^( {4}|\t)/.test(line)) {
+        mark(at, end + 1);
+      }
+      at = end + 1;
     }
-    at = end + 1;
   }
   // Code and tags: skipped as they stand.
-  for (const re of [/(`+)[^`]*?\1/g, /<[^<>\n]*>/g, /\]\([^)\s]*\)/g]) {
+  for (const [anchor, re] of [
+    ['`', /(`+)[^`]*?\1/g],
+    ['<', /<[^<>\n]*>/g],
+    ['](', /\]\([^)\s]*\)/g],
+  ] as const) {
+    if (!text.includes(anchor)) continue;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) mark(m.index, m.index + m[0].length);
   }
   // URLs, e-mail addresses and paths, and the punctuation right after them: a linkifier that

@@ -54,20 +54,24 @@ export interface DecodedWatermark extends Watermark {
 export const WATERMARK_TOKEN_PREFIX = 'twm2.';
 const TOKEN_RE = /twm2\.([A-Za-z0-9_-]{16,})/g;
 
-// A session's frame is the same for every answer of it: keep the last few sealed.
-const sealedCache = new Map<string, Uint8Array>();
-const SEALED_CACHE_LIMIT = 1024;
+// Embedding and the token seal the same watermark for one answer, one after the other: keep the
+// last one sealed (a cache over sessions would only miss — each request is a new session).
+let last: { key: string | Uint8Array; wm: Watermark; sealed: Uint8Array } | undefined;
 
 /** The sealed bytes of a watermark (IV ‖ ciphertext). */
 export function packWatermark(wm: Watermark, options: WatermarkKeyOptions): Uint8Array {
-  const k = typeof options.key === 'string' ? options.key : Buffer.from(options.key).toString('base64');
-  const id = `${k}\u0000${wm.tenant}\u0000${wm.user}\u0000${wm.session}\u0000${wm.channel}`;
-  let sealed = sealedCache.get(id);
-  if (!sealed) {
-    sealed = sealWatermark(wm, options.key);
-    if (sealedCache.size >= SEALED_CACHE_LIMIT) sealedCache.clear();
-    sealedCache.set(id, sealed);
-  }
+  const l = last;
+  if (
+    l &&
+    l.key === options.key &&
+    l.wm.tenant === wm.tenant &&
+    l.wm.user === wm.user &&
+    l.wm.session === wm.session &&
+    l.wm.channel === wm.channel
+  )
+    return l.sealed;
+  const sealed = sealWatermark(wm, options.key);
+  last = { key: options.key, wm: { ...wm }, sealed };
   return sealed;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The watermark payload, sealed with the tenant's keys: deterministic authenticated encryption in
  * the SIV construction — IV = HMAC-SHA256(macKey, plaintext)[0..8], ciphertext =
- * AES-256-CTR(encKey, IV ‖ 0⁶⁴) ⊕ plaintext, sealed = IV ‖ ciphertext. The IV is also the tag:
+ * AES-256-CTR(encKey, counter IV ‖ 0⁶⁴) ⊕ plaintext, sealed = IV ‖ ciphertext. The IV is also the tag:
  * opening decrypts and recomputes it, so a changed bit, another key or a guess opens to nothing.
  * Deterministic on purpose: every answer of a session carries the same frame (so copies from
  * several answers agree), at the price that two leaks of one session can be linked without the key.
@@ -9,8 +9,8 @@
  * Plaintext: flags (bit 0: the session is a UUID, stored as 16 raw bytes), then length-prefixed
  * UTF-8 user, session and channel. The tenant is not in it: the tenant's key is what opens it.
  */
-import { createCipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import { tenantWatermarkKeys, WatermarkError } from './keys.js';
+import { timingSafeEqual } from 'node:crypto';
+import { type TenantWatermarkKeys, tenantWatermarkKeys, WatermarkError } from './keys.js';
 
 /** Who and where an answer went: the session watermark. */
 export interface Watermark {
@@ -24,30 +24,46 @@ export interface Watermark {
 export const IV_BYTES = 8;
 const FLAG_UUID_SESSION = 1;
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const enc = new TextEncoder();
 const dec = new TextDecoder('utf-8', { fatal: true });
 
-function field(value: string, name: string): Buffer {
-  const b = Buffer.from(enc.encode(value));
+// User and channel repeat on every answer: keep their bytes (bounded, so no input grows it).
+const fieldCache = new Map<string, Buffer>();
+const FIELD_CACHE_LIMIT = 1024;
+
+function field(value: string, name: string, remember: boolean): Buffer {
+  const known = remember ? fieldCache.get(value) : undefined;
+  if (known) return known;
+  const b = Buffer.from(value, 'utf8');
   if (b.length > 255)
     throw new WatermarkError('gates.watermark-field', `${name} is longer than 255 bytes`, {
       where: `watermark.${name}`,
     });
+  if (remember) {
+    if (fieldCache.size >= FIELD_CACHE_LIMIT) fieldCache.clear();
+    fieldCache.set(value, b);
+  }
   return b;
 }
 
+/** The payload, written straight into one buffer (this runs for every answer). */
 function plaintext(wm: Watermark): Buffer {
   const uuid = UUID_RE.test(wm.session);
-  const user = field(wm.user, 'user');
-  const channel = field(wm.channel, 'channel');
-  const session = uuid ? Buffer.from(wm.session.replaceAll('-', ''), 'hex') : field(wm.session, 'session');
-  return Buffer.concat([
-    Buffer.from([uuid ? FLAG_UUID_SESSION : 0, user.length]),
-    user,
-    ...(uuid ? [session] : [Buffer.from([session.length]), session]),
-    Buffer.from([channel.length]),
-    channel,
-  ]);
+  const user = field(wm.user, 'user', true);
+  const channel = field(wm.channel, 'channel', true);
+  const session = uuid ? undefined : field(wm.session, 'session', false);
+  const out = Buffer.allocUnsafe(2 + user.length + (session ? 1 + session.length : 16) + 1 + channel.length);
+  out[0] = uuid ? FLAG_UUID_SESSION : 0;
+  out[1] = user.length;
+  let at = 2 + user.copy(out, 2);
+  if (session) {
+    out[at++] = session.length;
+    at += session.copy(out, at);
+  } else {
+    at += out.write(wm.session.replaceAll('-', ''), at, 'hex');
+  }
+  out[at++] = channel.length;
+  channel.copy(out, at);
+  return out;
 }
 
 function parse(p: Buffer): Omit<Watermark, 'tenant'> | undefined {
@@ -79,23 +95,30 @@ function parse(p: Buffer): Omit<Watermark, 'tenant'> | undefined {
   }
 }
 
-function ctr(key: Buffer, iv: Uint8Array, data: Buffer): Buffer {
-  const counter = Buffer.alloc(16);
-  counter.set(iv, 0);
-  const c = createCipheriv('aes-256-ctr', key, counter);
-  return Buffer.concat([c.update(data), c.final()]);
+/** AES-256-CTR with the counter block IV ‖ 0⁶⁴ + i, on the tenant's reusable ECB context. */
+function ctr(keys: TenantWatermarkKeys, iv: Uint8Array, data: Buffer): Buffer {
+  const blocks = Math.ceil(data.length / 16);
+  const counters = Buffer.alloc(blocks * 16);
+  for (let b = 0; b < blocks; b++) {
+    counters.set(iv, b * 16);
+    counters.writeUInt32BE(b, b * 16 + 12);
+  }
+  const stream = keys.encryptBlocks(counters);
+  const out = Buffer.allocUnsafe(data.length);
+  for (let i = 0; i < data.length; i++) out[i] = data[i]! ^ stream[i]!;
+  return out;
 }
 
-function syntheticIv(macKey: Buffer, p: Buffer): Buffer {
-  return createHmac('sha256', macKey).update(p).digest().subarray(0, IV_BYTES);
+function syntheticIv(keys: TenantWatermarkKeys, p: Buffer): Buffer {
+  return keys.hmac(p).subarray(0, IV_BYTES);
 }
 
 /** Seals a watermark with its tenant's keys (derived from the deployment `key`). */
 export function sealWatermark(wm: Watermark, key: string | Uint8Array): Buffer {
   const keys = tenantWatermarkKeys(key, wm.tenant);
   const p = plaintext(wm);
-  const iv = syntheticIv(keys.mac, p);
-  return Buffer.concat([iv, ctr(keys.enc, iv, p)]);
+  const iv = syntheticIv(keys, p);
+  return Buffer.concat([iv, ctr(keys, iv, p)]);
 }
 
 /** Opens sealed bytes with one of `tenants`' keys; undefined when none opens them. */
@@ -109,8 +132,8 @@ export function openWatermark(
   const body = Buffer.from(sealed.subarray(IV_BYTES));
   for (const tenant of tenants) {
     const keys = tenantWatermarkKeys(key, tenant);
-    const p = ctr(keys.enc, iv, body);
-    if (!timingSafeEqual(syntheticIv(keys.mac, p), iv)) continue;
+    const p = ctr(keys, iv, body);
+    if (!timingSafeEqual(syntheticIv(keys, p), iv)) continue;
     const fields = parse(p);
     if (fields) return { tenant, ...fields };
   }
