@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWatermark, stripWatermark } from '../../src/gates/index.js';
-import { type RunningServer, startServer } from '../../src/server/index.js';
+import { buildServer, loadAuthFile, type RunningServer, startServer } from '../../src/server/index.js';
 import { officeTempConfig } from '../support/office-temp.js';
 
 const KEY = (tenant: string, user: string) => `tw-${tenant}-${user}-demo`;
@@ -215,6 +215,31 @@ describe('twinline serve — who sees what', () => {
     expect(rita.body.decisions.some((d: { query: string }) => d.query === secret)).toBe(true);
     const gwen = await call('GET', '/v1/routing?limit=200', ['globex', 'gwen']);
     expect(gwen.body.decisions.every((d: { tenant: string }) => d.tenant === 'globex')).toBe(true);
+  });
+
+  it('a role listed in auth.yaml adminRoles sees the tenant’s entries like a reviewer', async () => {
+    const auth = loadAuthFile(office.configFile, {});
+    const asAdmin = buildServer({
+      platform: server.platform,
+      auth: auth.settings,
+      adminRoles: ['project_admin'],
+      version: 't',
+    });
+    const asUser = buildServer({ platform: server.platform, auth: auth.settings, version: 't' });
+    try {
+      const headers = { authorization: `Bearer ${KEY('acme', 'dave')}` };
+      const admin = JSON.parse(
+        (await asAdmin.inject({ method: 'GET', url: '/v1/routing?limit=500', headers })).body,
+      );
+      expect(admin.decisions.some((d: { user: string }) => d.user === 'erin')).toBe(true);
+      const user = JSON.parse(
+        (await asUser.inject({ method: 'GET', url: '/v1/routing?limit=500', headers })).body,
+      );
+      expect(user.decisions.every((d: { user: string }) => d.user === 'dave')).toBe(true);
+    } finally {
+      await asAdmin.close();
+      await asUser.close();
+    }
   });
 
   it('one tenant’s 600 routing calls do not evict another tenant’s history', async () => {
