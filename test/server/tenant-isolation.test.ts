@@ -84,7 +84,8 @@ describe('tenant isolation under load (two tenants, one serve)', () => {
     });
 
     // A's tasks still waiting are cancelled: they leave the queue (the running three finish).
-    for (const [i, q] of queued.entries()) await post(t.url, A[i % 2]!, `/v1/tasks/${q.body.taskId}/cancel`, {});
+    for (const [i, q] of queued.entries())
+      await post(t.url, A[i % 2]!, `/v1/tasks/${q.body.taskId}/cancel`, {});
 
     // Latency: generous bounds only (a loaded CI machine must pass); the bench has the figures.
     const p95Before = percentile(before.latencies, 95);
