@@ -25,7 +25,7 @@ for (let i = 0; answer.length < 4096; i++) answer += parts[i % parts.length];
 // Deltas as a model streams them: a word (with its trailing space) or a few Chinese characters.
 const deltas = answer.match(/[\x21-\x7e]+\s*|[^\x21-\x7e\s]{1,3}|\s+/g) ?? [];
 
-const egress = new Egress({ watermarkKey: 'bench-key', unwatermarkedChannels: ['plain'] });
+const egress = new Egress({ watermarkKey: 'bench-key', watermarkChannels: { channels: { cli: 'off' } } });
 const gate = (channel: string) =>
   egress.for({
     viewer: { tenant: 'acme', user: 'alice', dataLevel: 'L1' },
@@ -97,7 +97,7 @@ const result = {
   answerChars: answer.length,
   deltas: deltas.length,
   stream: streamRun('sse'),
-  streamUnwatermarked: streamRun('plain'),
+  streamUnwatermarked: streamRun('cli'),
   wholeText: wholeRun(),
 };
 process.stdout.write(`${JSON.stringify(result)}\n`);

@@ -30,8 +30,8 @@ export function watermarkKeyFile(config: TwinlineConfig): string {
 }
 
 /**
- * The egress gate's settings for a deployment (docs/gates.md, "Egress"): the `egress` section
- * of its config and its watermark key. Every door builds its `Egress` from this.
+ * The egress gate's settings for a deployment (docs/gates.md, "Egress"): the `egress` and
+ * `watermark` sections of its config and its watermark key. Every door builds its `Egress` from this.
  */
 export function egressSettings(
   config: TwinlineConfig,
@@ -41,7 +41,7 @@ export function egressSettings(
   return {
     watermarkKey: loadWatermarkKey(watermarkKeyFile(config), env),
     internalDomains: e?.internalDomains ?? [],
-    unwatermarkedChannels: e?.unwatermarkedChannels ?? [],
+    ...(config.watermark ? { watermarkChannels: config.watermark } : {}),
     ...(e?.stream ? { stream: e.stream } : {}),
   };
 }

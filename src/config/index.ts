@@ -1,9 +1,12 @@
 export { egressSettings, loadWatermarkKey, watermarkKeyFile } from './egress-settings.js';
 export {
+  type DeepAdmissionConfig,
+  type DeepAdmissionSettings,
   type EgressConfig,
   loadConfig,
   loadOfficeDomain,
   OFFICE_CONFIG_PATH,
+  resolveDeepAdmission,
   type TwinlineConfig,
 } from './load-config.js';
 export { loadTools } from './load-tools.js';

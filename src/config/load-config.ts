@@ -24,11 +24,18 @@ export interface TwinlineConfig {
     readonly deep: readonly string[];
     readonly quick: readonly string[];
     readonly allowOverlap?: boolean;
+    /** `lines.deep.admission` as written (defaults are filled in by `resolveDeepAdmission`). */
+    readonly deepAdmission?: DeepAdmissionConfig;
   };
   readonly router: Readonly<Record<string, unknown>>;
   /** Store location from the file; `TWINLINE_DATABASE_URL` still takes precedence at open time. */
   readonly store: { readonly sqliteFile?: string; readonly url?: string };
   readonly approvalTimeoutMs?: number;
+  /** Session watermarks per channel (`watermark` in the file; absent: invisible in every channel's text). */
+  readonly watermark?: {
+    readonly default: 'text' | 'field' | 'off';
+    readonly channels: Readonly<Partial<Record<string, 'text' | 'field' | 'off'>>>;
+  };
   /** MCP servers to import at start-up (`mcpServers` in the file). */
   readonly mcpServers: Readonly<Record<string, ConfigFile['mcpServers'][string]>>;
   /** How text leaves (`egress` in the file; docs/gates.md, "Egress"). */
@@ -38,8 +45,15 @@ export interface TwinlineConfig {
 /** The `egress` section of `twinline.config.yaml`. */
 export interface EgressConfig {
   readonly internalDomains: readonly string[];
-  readonly unwatermarkedChannels: readonly string[];
   readonly stream?: { readonly holdBack?: number; readonly maxHold?: number };
+}
+
+/** `lines.deep.admission`: caps on deep tasks running at once, and on a tenant's backlog. */
+export interface DeepAdmissionConfig {
+  readonly concurrency?: number;
+  readonly perTenant?: number;
+  readonly perUser?: number;
+  readonly maxQueuedPerTenant?: number;
 }
 
 /** Path of the built-in office domain's configuration. */
@@ -85,6 +99,7 @@ export function loadConfig(path?: string): TwinlineConfig {
       }
     }
   }
+  if (raw.lines.deep?.admission) resolveDeepAdmission(raw.lines.deep.admission, undefined, file);
   const store =
     raw.store === undefined
       ? {}
@@ -102,10 +117,12 @@ export function loadConfig(path?: string): TwinlineConfig {
       deep: raw.lines.deep?.allow ?? [],
       quick: raw.lines.quick?.allow ?? [],
       allowOverlap: raw.lines.allowOverlap,
+      ...(raw.lines.deep?.admission ? { deepAdmission: raw.lines.deep.admission } : {}),
     },
     router: raw.router,
     store,
     ...(raw.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: raw.approvalTimeoutMs } : {}),
+    ...(raw.watermark ? { watermark: raw.watermark } : {}),
     mcpServers: Object.fromEntries(
       Object.entries(raw.mcpServers).map(([n, srv]) => [
         n,
@@ -119,4 +136,48 @@ export function loadConfig(path?: string): TwinlineConfig {
 /** The office sample domain's configuration (tools, users, roles of `examples/office/`). */
 export function loadOfficeDomain(): TwinlineConfig {
   return loadConfig(OFFICE_CONFIG_PATH);
+}
+
+/** The admission caps in force: what the config says, the defaults for the rest. */
+export interface DeepAdmissionSettings {
+  readonly concurrency: number;
+  readonly perTenant: number;
+  readonly perUser: number;
+  readonly maxQueuedPerTenant: number;
+}
+
+/**
+ * Fills in the admission defaults — 4 at once; a tenant one fewer, so another tenant always
+ * finds a free slot; a user at most 2 — and refuses caps that cannot all hold
+ * (perUser ≤ perTenant ≤ concurrency). `concurrency` overrides the file (TWINLINE_DEEP_CONCURRENCY).
+ */
+export function resolveDeepAdmission(
+  written: DeepAdmissionConfig | undefined,
+  concurrency: number | undefined,
+  file: string,
+): DeepAdmissionSettings {
+  const where = `${file}: lines.deep.admission`;
+  const c = concurrency ?? written?.concurrency ?? 4;
+  if (!Number.isInteger(c) || c < 1) {
+    throw new ConfigError('config.deep-admission', `concurrency must be a positive integer, got ${c}`, {
+      where,
+    });
+  }
+  const perTenant = written?.perTenant ?? Math.max(1, c - 1);
+  const perUser = written?.perUser ?? Math.min(2, perTenant);
+  if (perTenant > c) {
+    throw new ConfigError(
+      'config.deep-admission',
+      `perTenant (${perTenant}) is more than concurrency (${c}): a tenant could never use that many`,
+      { where },
+    );
+  }
+  if (perUser > perTenant) {
+    throw new ConfigError(
+      'config.deep-admission',
+      `perUser (${perUser}) is more than perTenant (${perTenant}): a user could never use that many`,
+      { where },
+    );
+  }
+  return { concurrency: c, perTenant, perUser, maxQueuedPerTenant: written?.maxQueuedPerTenant ?? 1000 };
 }

@@ -32,7 +32,24 @@ function buildConfigSchemas() {
     policies: z.array(z.string().min(1)).default([]),
     lines: z
       .strictObject({
-        deep: z.strictObject({ allow: z.array(name).default([]) }).optional(),
+        deep: z
+          .strictObject({
+            allow: z.array(name).default([]),
+            /** Fair admission of deep tasks (docs/lines.md, "Admission"). */
+            admission: z
+              .strictObject({
+                /** Tasks running at once: in this process, or in all of them on PostgreSQL. */
+                concurrency: z.number().int().min(1).max(10_000).optional(),
+                /** Tasks of one tenant running at once. */
+                perTenant: z.number().int().min(1).max(10_000).optional(),
+                /** Tasks of one user running at once. */
+                perUser: z.number().int().min(1).max(10_000).optional(),
+                /** Tasks one tenant may have waiting; more are refused. */
+                maxQueuedPerTenant: z.number().int().min(1).max(1_000_000).optional(),
+              })
+              .optional(),
+          })
+          .optional(),
         quick: z.strictObject({ allow: z.array(name).default([]) }).optional(),
         /** The lines are separate trust chains; sharing a tool must be said explicitly. */
         allowOverlap: z.boolean().default(false),
@@ -44,6 +61,17 @@ function buildConfigSchemas() {
         z.strictObject({ sqlite: z.string().min(1) }),
         z.strictObject({ url: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL') }),
       ])
+      .optional(),
+    /**
+     * Session watermarks per channel (docs/gates.md, "Watermarks"): `text` — invisible, in free-text
+     * answers; `field` — only the `watermark` token beside the answer; `off`.
+     */
+    watermark: z
+      .strictObject({
+        default: z.enum(['text', 'field', 'off']).default('text'),
+        // Only the doors that exist: a channel nobody sends on could never mean what it says.
+        channels: z.partialRecord(z.enum(EGRESS_CHANNELS), z.enum(['text', 'field', 'off'])).default({}),
+      })
       .optional(),
     /** Upper bound on waiting for an approver, in ms. */
     approvalTimeoutMs: z.number().int().positive().optional(),
@@ -86,7 +114,7 @@ function buildConfigSchemas() {
   return { configFile, usersFile, rolesFile };
 }
 
-/** The doors whose text the egress gate marks (`egress.unwatermarkedChannels` names them). */
+/** The doors text leaves by (the watermark's `channel`; `watermark.channels` names them). */
 export const EGRESS_CHANNELS = ['api', 'sse', 'review', 'stream-json', 'cli'] as const;
 
 function egressSchema() {
@@ -95,8 +123,6 @@ function egressSchema() {
     internalDomains: z
       .array(z.string().regex(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, 'a domain name such as acme.example'))
       .default([]),
-    /** Doors whose text is sent without a watermark (still classified and redacted). */
-    unwatermarkedChannels: z.array(z.enum(EGRESS_CHANNELS)).default([]),
     /** What the streaming gate holds back (characters). */
     stream: z
       .strictObject({

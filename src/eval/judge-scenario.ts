@@ -11,7 +11,7 @@ export interface ScenarioObservation {
 }
 
 // Zero-width and invisible format characters (the output watermark) are not part of the words.
-const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u180E]/g;
+const INVISIBLE = /[\u200B-\u200F\u2060-\u2064\uFEFF\u180E]|\p{Variation_Selector}/gu;
 
 /** Output text without invisible characters, for matching. */
 export function visibleText(text: string): string {

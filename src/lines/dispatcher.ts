@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ModelProvider } from '../agent/index.js';
 import type { Identity } from '../core/index.js';
 import type { Approver } from '../gateway/index.js';
-import type { ConcurrencyQueue } from '../resilience/index.js';
+import type { DeepAdmission } from '../resilience/index.js';
 import type { DeepLine } from './deep/deep-line.js';
 import { ModelPlanner } from './deep/planner.js';
 import type { LineEventSink, RequestOutcome, RouteTarget } from './events.js';
@@ -34,7 +34,8 @@ export interface DispatcherDeps {
     verdict: InputVerdict;
   }) => Promise<{ id: string }>;
   readonly deep: DeepLine;
-  readonly deepQueue: ConcurrencyQueue;
+  /** Fair admission of deep tasks: caps per tenant and user, a fair queue across them. */
+  readonly deepQueue: Pick<DeepAdmission, 'submit' | 'hasRoom'>;
   readonly quick: QuickLine;
   readonly readonly: ReadonlyLine;
   /** The model for a line; undefined when none is configured or the service is down → degraded. */
@@ -181,10 +182,21 @@ export class LineDispatcher {
       });
     }
 
+    if (!this.deps.deepQueue.hasRoom(identity.tenant)) {
+      // Refused before anything is persisted: the tenant's own backlog is full, nobody else's.
+      return this.#final(emit, {
+        ...base,
+        outcome: 'rate_limited',
+        text: 'Too many deep tasks of your organisation are already waiting; nothing was started. Try again later.',
+        executed: [],
+        denied: [],
+      });
+    }
     const taskId = await this.deps.deep.accept(identity, query, sessionId);
     // A queued task outlives the request that started it: only a waiting caller may cancel it.
     const signal = options.waitForDeep ? options.signal : undefined;
-    const ticket = this.deps.deepQueue.submit(() =>
+    const owner = { tenant: identity.tenant, user: identity.user, taskId };
+    const ticket = this.deps.deepQueue.submit(owner, () =>
       this.deps.deep.run(
         identity.tenant,
         taskId,

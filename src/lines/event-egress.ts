@@ -31,15 +31,22 @@ export const LINE_EVENT_EGRESS = {
 /** The request's answer as it leaves: its text through the egress gate, with the verdict. */
 export type GatedRequestResult = RequestResult & {
   readonly outputGate: { readonly verdict: string; readonly reasons: readonly string[] };
+  /**
+   * The session watermark as a token (`twm2.…`, opaque without the tenant's key), unless the
+   * channel has marks off: the only mark of a JSON answer or of a `field` channel.
+   */
+  readonly watermark?: string;
 };
 
 /** The egress gate on a request's answer (outbound classifier, PII for the viewer, watermark). */
 export function gateRequestResult(gate: EgressGate, result: RequestResult): GatedRequestResult {
   const gated = gate.inspect(result.text);
+  const watermark = gate.token();
   return {
     ...result,
     text: gated.text,
     outputGate: { verdict: gated.outbound.verdict, reasons: gated.outbound.reasons },
+    ...(watermark ? { watermark } : {}),
   };
 }
 

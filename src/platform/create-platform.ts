@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createAccessPort, type ModelProvider, NoProviderError } from '../agent/index.js';
-import { egressSettings, type TwinlineConfig } from '../config/index.js';
+import { egressSettings, resolveDeepAdmission, type TwinlineConfig } from '../config/index.js';
 import { type ContextBus, openContextBus } from '../context/index.js';
 import type { Identity, StageDecision } from '../core/index.js';
 import { createInputGate, Egress, type EgressGate } from '../gates/index.js';
@@ -37,7 +37,7 @@ import {
 import { loadReviewerFile } from '../policy/index.js';
 import {
   type BreakerOptions,
-  ConcurrencyQueue,
+  DeepAdmission,
   SharedBreakerState,
   ToolBreakers,
   UserRateLimiter,
@@ -60,7 +60,7 @@ export interface PlatformOptions {
   readonly quickQps?: number;
   /** Length of the quick-line rate window in seconds (default 1: a QPS limit). */
   readonly quickWindowSeconds?: number;
-  /** Deep tasks running at once (default 2). */
+  /** Deep tasks running at once (overrides `lines.deep.admission.concurrency`; default 4). */
   readonly deepConcurrency?: number;
   /** A shared Redis (`ioredis`) for rate limits and the read cache across processes. */
   readonly redis?: import('ioredis').Redis;
@@ -122,7 +122,8 @@ export interface Platform {
   readonly breakers: ToolBreakers;
   readonly routing: RoutingLog;
   readonly cache: QuickResultCache;
-  readonly deepQueue: ConcurrencyQueue;
+  /** Fair admission of deep tasks (caps per tenant and user; shared in the store on PostgreSQL). */
+  readonly deepQueue: DeepAdmission;
   /** Summary events between lines (the context bus) and each user's recent summaries. */
   readonly context: RecentSummaries;
   /** The egress gate every text this platform sends passes (docs/gates.md, "Egress"). */
@@ -283,7 +284,15 @@ export async function createPlatform(
       return item ? endedReview(item) : undefined;
     },
   });
-  const deepQueue = new ConcurrencyQueue({ concurrency: options.deepConcurrency ?? 2 });
+  const admission = resolveDeepAdmission(config.lines.deepAdmission, options.deepConcurrency, config.file);
+  const deepQueue = new DeepAdmission({
+    limits: admission,
+    maxQueuedPerTenant: admission.maxQueuedPerTenant,
+    // Scaled out on PostgreSQL, the caps hold across every process, kept in the store like leases
+    // (and lapsing like them when a process dies).
+    ...(store.dialect === 'postgres' ? { slots: store.admission } : {}),
+    ...(options.taskLeaseMs ? { slotTtlMs: options.taskLeaseMs } : {}),
+  });
   const quick = new QuickLine({
     gateway: gateways.quick,
     catalog: quickTools,
@@ -350,10 +359,13 @@ export async function createPlatform(
   });
 
   const running = new Map<string, AbortController>();
-  const runTask = (tenant: string, taskId: string) => {
+  /** Queues a persisted task fairly; a tenant whose backlog is full waits for the next sweep. */
+  const runTask = (task: { tenant: string; user: string; id: string }) => {
+    const { tenant, id: taskId } = task;
+    if (!deepQueue.hasRoom(tenant)) return { done: Promise.resolve(undefined) };
     const ac = new AbortController();
     running.set(taskId, ac);
-    return deepQueue.submit(async () => {
+    return deepQueue.submit({ tenant, user: task.user, taskId }, async () => {
       try {
         return await deep.run(tenant, taskId, () => {}, ac.signal);
       } finally {
@@ -374,7 +386,7 @@ export async function createPlatform(
       if (deep.awaitedReview(task) !== reviewId) continue;
       // False when someone else (the parked run, a sweep, another process) moved it on first.
       if (!(await deep.resolveReview(tenant, task.id, { reviewId, status, summary }))) return undefined;
-      runTask(tenant, task.id).done.catch(() => {});
+      runTask(task).done.catch(() => {});
       return task.id;
     }
     // Not parked yet: the run that is parking it finds the decision when it has.
@@ -390,7 +402,7 @@ export async function createPlatform(
     for (const task of await store.admin.tasks.listTasks({ status: 'awaiting_review', limit: 1000 })) {
       if (task.line !== 'deep' || deep.handles(task.id)) continue;
       if (await deep.settleParked(task.tenant, task.id)) {
-        runTask(task.tenant, task.id).done.catch(() => {});
+        runTask(task).done.catch(() => {});
         woken++;
       }
     }
@@ -540,6 +552,8 @@ export async function createPlatform(
       const task = await tasks.getTask(taskId);
       if (!task || ['completed', 'failed', 'cancelled', 'denied'].includes(task.status)) return false;
       running.get(taskId)?.abort('cancelled');
+      // Still waiting for admission here: it leaves the queue and never starts.
+      deepQueue.cancel(taskId);
       await tasks.updateTask(taskId, { status: 'cancelled' });
       return true;
     },
@@ -548,7 +562,7 @@ export async function createPlatform(
       for (const status of ['queued', 'running', 'planning', 'interrupted']) {
         for (const task of await store.admin.tasks.listTasks({ status, limit: 1000 })) {
           if (task.line !== 'deep' || running.has(task.id) || deep.handles(task.id)) continue;
-          runTask(task.tenant, task.id).done.catch(() => {});
+          runTask(task).done.catch(() => {});
           started++;
         }
       }
@@ -556,6 +570,7 @@ export async function createPlatform(
     },
     async close() {
       for (const ac of running.values()) ac.abort('shutting down');
+      deepQueue.close();
       breakers.shutdown();
       context.close();
       if (ownBus) await context.bus.close();

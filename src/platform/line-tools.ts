@@ -22,7 +22,16 @@ export class LineToolCatalog {
   }
 }
 
-/** Runs a tool's backend under its circuit breaker, so failures and slow calls count against it. */
+/**
+ * Runs a tool's backend under the caller's tenant's breaker of it and its tool-wide breaker, so
+ * failures, timeouts and slow calls count against the tenant that made them (and tool faults
+ * against the tool).
+ */
 export function withBreaker(tool: ToolSpec, breakers: ToolBreakers): ToolSpec {
-  return { ...tool, execute: (args, ctx) => breakers.run(tool.name, () => tool.execute(args, ctx)) };
+  const timeoutMs = tool.timeoutMs;
+  return {
+    ...tool,
+    execute: (args, ctx) =>
+      breakers.run(ctx.identity.tenant, tool.name, () => tool.execute(args, ctx), { timeoutMs }),
+  };
 }

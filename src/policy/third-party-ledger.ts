@@ -7,7 +7,7 @@ export interface ShingleLedgerOptions {
   readonly maxEntries?: number;
 }
 
-const ZERO_WIDTH = /[\u200b-\u200f\u2060\ufeff\u00ad]/g;
+const ZERO_WIDTH = /[\u200b-\u200f\u2060\ufeff\u00ad]|\p{Variation_Selector}/gu;
 
 /** Case-, width- and whitespace-insensitive form, so trivial edits don't hide copied text. */
 export function normaliseForMatch(text: string): string {

@@ -9,7 +9,14 @@ import type { GatedLineEvent } from '../lines/index.js';
 import type { Platform } from '../platform/index.js';
 import { route as routeQuery } from '../router/index.js';
 import { isStoreUnavailable } from '../store/index.js';
-import { AuthenticationError, Authenticator, type AuthSettings } from './auth/index.js';
+import {
+  AuthenticationError,
+  Authenticator,
+  type AuthSettings,
+  type MetricsKeyEntry,
+  MetricsKeys,
+  readCredential,
+} from './auth/index.js';
 import { BadRequestError, ForbiddenError, NotFoundError, parseInput } from './errors.js';
 import type { ServerMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
@@ -29,7 +36,14 @@ export interface ServerOptions {
   readonly auth: AuthSettings;
   /** Roles that may see and decide the tenant's reviews and read its whole audit. */
   readonly reviewerRoles?: readonly string[];
+  /** Roles that, like reviewers, see every entry of their own tenant's lists (default `[admin]`). */
+  readonly adminRoles?: readonly string[];
   readonly metrics?: ServerMetrics;
+  /**
+   * Operator keys that may read `GET /metrics` here. Without any, `/metrics` is refused on this
+   * listener (serve it on a listener of its own with `buildMetricsServer`).
+   */
+  readonly metricsKeys?: readonly MetricsKeyEntry[];
   readonly version: string;
   /** Picks the platform (config version) that serves a user's requests; default: `platform`. */
   readonly platformFor?: (identity: Identity) => Promise<VersionChoice>;
@@ -86,7 +100,13 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     }
   });
   const reviewerRoles = new Set(options.reviewerRoles ?? ['reviewer']);
+  const adminRoles = new Set(options.adminRoles ?? ['admin']);
   const isReviewer = (id: Identity) => id.roles.some((r) => reviewerRoles.has(r));
+  // Who sees every entry of the tenant's lists; anyone else sees only their own (docs/server.md).
+  const seesTenant = (id: Identity) => isReviewer(id) || id.roles.some((r) => adminRoles.has(r));
+  /** The user a list is narrowed to: the caller's own, unless they may see the whole tenant. */
+  const ownUnlessPrivileged = (id: Identity, asked?: string) => (seesTenant(id) ? asked : id.user);
+  const metricsKeys = new MetricsKeys(options.metricsKeys ?? []);
   const openapi = buildOpenApi(options.version);
 
   app.setErrorHandler((err, req, reply) => {
@@ -154,10 +174,22 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     return { status: 'ok', version: options.version, store: platform.store.dialect };
   });
   app.get('/openapi.json', async () => openapi);
-  app.get('/metrics', async (_req, reply) => {
+  app.get('/metrics', async (req, reply) => {
     if (!options.metrics) throw new NotFoundError('metrics');
-    reply.header('content-type', options.metrics.registry.contentType);
-    return options.metrics.registry.metrics();
+    // The operator's, never a tenant's: only a metrics key opens it on this listener.
+    const credential = readCredential(req.headers);
+    if (!credential) throw new AuthenticationError('missing credential: /metrics needs a metrics key');
+    if (!metricsKeys.accepts(credential)) {
+      if (
+        await auth.authenticate(req.headers).then(
+          () => true,
+          () => false,
+        )
+      )
+        throw new ForbiddenError('/metrics needs a metrics key, not a tenant credential');
+      throw new AuthenticationError('unknown metrics key');
+    }
+    return sendMetrics(options.metrics, reply);
   });
 
   app.get('/', async (_req, reply) => reply.redirect('/console/'));
@@ -223,9 +255,10 @@ export function buildServer(options: ServerOptions): FastifyInstance {
 
     v1.get('/v1/routing', async (req) => {
       const q = parseInput(listQuery, req.query, 'query');
+      const id = who(req);
       const gate = gateFor(req, 'routing');
       return {
-        decisions: platform.routing.recent(who(req).tenant, q.limit).map((d) => ({
+        decisions: platform.routing.recent(id.tenant, q.limit, ownUnlessPrivileged(id)).map((d) => ({
           ...d,
           query: gate.value(d.query),
         })),
@@ -235,12 +268,11 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     v1.get('/v1/tasks', async (req) => {
       const q = parseInput(listQuery, req.query, 'query');
       const id = who(req);
-      const tasks = await platform.store.forTenant(id.tenant).tasks.listTasks({ limit: q.limit });
-      return {
-        tasks: tasks
-          .filter((t) => isReviewer(id) || t.user === id.user)
-          .map((t) => gatedTask(gateFor(req, t.id), taskView(t))),
-      };
+      const user = ownUnlessPrivileged(id);
+      const tasks = await platform.store
+        .forTenant(id.tenant)
+        .tasks.listTasks({ ...(user ? { user } : {}), limit: q.limit });
+      return { tasks: tasks.map((t) => gatedTask(gateFor(req, t.id), taskView(t))) };
     });
 
     v1.get('/v1/tasks/:id', async (req) => {
@@ -248,7 +280,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const id = who(req);
       const tasks = platform.store.forTenant(id.tenant).tasks;
       const task = await tasks.getTask(taskId);
-      if (!task || (!isReviewer(id) && task.user !== id.user)) throw new NotFoundError(`task ${taskId}`);
+      if (!task || (!seesTenant(id) && task.user !== id.user)) throw new NotFoundError(`task ${taskId}`);
       const steps = await tasks.getSteps(taskId);
       const state = (task.plan ?? {}) as {
         final?: string;
@@ -269,7 +301,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const { id: taskId } = parseInput(idParam, req.params, 'path');
       const id = who(req);
       const task = await platform.store.forTenant(id.tenant).tasks.getTask(taskId);
-      if (!task || (!isReviewer(id) && task.user !== id.user)) throw new NotFoundError(`task ${taskId}`);
+      if (!task || (!seesTenant(id) && task.user !== id.user)) throw new NotFoundError(`task ${taskId}`);
       const cancelled = await platform.cancelTask(id.tenant, taskId);
       return { id: taskId, cancelled };
     });
@@ -277,14 +309,13 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     v1.get('/v1/reviews', async (req) => {
       const q = parseInput(reviewsQuery, req.query, 'query');
       const id = who(req);
-      const items = await platform.store
-        .forTenant(id.tenant)
-        .reviews.list({ ...(q.status ? { status: q.status } : {}), limit: q.limit });
-      return {
-        reviews: items
-          .filter((r) => isReviewer(id) || r.user === id.user)
-          .map((r) => gatedReview(gateFor(req, r.sessionId), reviewView(r))),
-      };
+      const user = ownUnlessPrivileged(id);
+      const items = await platform.store.forTenant(id.tenant).reviews.list({
+        ...(q.status ? { status: q.status } : {}),
+        ...(user ? { user } : {}),
+        limit: q.limit,
+      });
+      return { reviews: items.map((r) => gatedReview(gateFor(req, r.sessionId), reviewView(r))) };
     });
 
     for (const verb of ['approve', 'deny'] as const) {
@@ -307,7 +338,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     v1.get('/v1/audit', async (req) => {
       const q = parseInput(auditQuery, req.query, 'query');
       const id = who(req);
-      const user = isReviewer(id) ? q.user : id.user;
+      const user = ownUnlessPrivileged(id, q.user);
       const records = await platform.store.forTenant(id.tenant).audit.query({
         ...(user ? { user } : {}),
         ...(q.tool ? { tool: q.tool } : {}),
@@ -319,9 +350,29 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       return { records: records.map((r) => gatedAuditRecord(gate, r)) };
     });
 
-    v1.get('/v1/breakers', async () => ({ breakers: platform.breakers.snapshot() }));
+    // The caller's tenant's breakers only; the tool-wide state shows, other tenants' counts do not.
+    v1.get('/v1/breakers', async (req) => ({ breakers: platform.breakers.snapshot(who(req).tenant) }));
   });
 
+  return app;
+}
+
+function sendMetrics(metrics: ServerMetrics, reply: FastifyReply): Promise<string> {
+  reply.header('content-type', metrics.registry.contentType);
+  reply.header('cache-control', 'no-store');
+  return metrics.registry.metrics();
+}
+
+/**
+ * A listener that serves only `GET /metrics`, without credentials: bind it to an address only the
+ * operator's scraper reaches (`metrics.listen` in auth.yaml, or `TWINLINE_METRICS_LISTEN`).
+ */
+export function buildMetricsServer(metrics: ServerMetrics): FastifyInstance {
+  const app = Fastify({ logger: false, return503OnClosing: true });
+  app.get('/metrics', async (_req, reply) => sendMetrics(metrics, reply));
+  app.setNotFoundHandler((req, reply) =>
+    reply.code(404).send({ error: 'not_found', message: `no route ${req.method} ${req.url}` }),
+  );
   return app;
 }
 

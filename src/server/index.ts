@@ -1,4 +1,4 @@
-export { buildServer, registeredRoutes, type ServerOptions } from './app.js';
+export { buildMetricsServer, buildServer, registeredRoutes, type ServerOptions } from './app.js';
 export * from './auth/index.js';
 export { type LoadedAuth, loadAuthFile } from './auth-file.js';
 export { BadRequestError, ForbiddenError, NotFoundError } from './errors.js';

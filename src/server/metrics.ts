@@ -30,15 +30,30 @@ export class ServerMetrics {
       labelNames: ['tool', 'status', 'domain'],
       registers,
     });
+    // Labels name tools and states only, never a tenant: the metrics are the operator's, and a
+    // count per tool says nothing about which tenant's breaker is open (docs/server.md).
     new Gauge({
       name: 'twinline_breaker_open',
-      help: 'Circuit breaker state per tool (0 closed, 0.5 half-open, 1 open)',
+      help: 'Tool-wide circuit breaker state per tool (0 closed, 0.5 half-open, 1 open)',
       labelNames: ['tool'],
       registers,
       collect() {
         this.reset();
-        for (const b of platform.breakers.snapshot()) {
-          this.set({ tool: b.tool }, b.state === 'open' ? 1 : b.state === 'half_open' ? 0.5 : 0);
+        for (const b of platform.breakers.overview()) {
+          this.set({ tool: b.tool }, b.toolState === 'open' ? 1 : b.toolState === 'half_open' ? 0.5 : 0);
+        }
+      },
+    });
+    new Gauge({
+      name: 'twinline_tenant_breakers',
+      help: "How many tenants' own breakers of a tool are open or half-open",
+      labelNames: ['tool', 'state'],
+      registers,
+      collect() {
+        this.reset();
+        for (const b of platform.breakers.overview()) {
+          this.set({ tool: b.tool, state: 'open' }, b.tenantsOpen);
+          this.set({ tool: b.tool, state: 'half_open' }, b.tenantsHalfOpen);
         }
       },
     });

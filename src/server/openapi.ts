@@ -88,10 +88,11 @@ const ROUTES: readonly RouteDoc[] = [
     query: auditQuery,
     response: z.object({ records: z.array(auditRecord) }),
   },
-  { method: 'get', path: '/v1/breakers', summary: 'Circuit breaker states' },
+  { method: 'get', path: '/v1/breakers', summary: "Circuit breaker states of the caller's tenant" },
   { method: 'get', path: '/v1/whoami', summary: 'The authenticated identity' },
   { method: 'get', path: '/v1/health', summary: 'Liveness and store reachability', public: true },
-  { method: 'get', path: '/metrics', summary: 'Prometheus metrics', public: true },
+  // A metrics key (the operator's, auth.yaml `metrics.keys`) — no tenant credential opens it.
+  { method: 'get', path: '/metrics', summary: 'Prometheus metrics (metrics key only)' },
 ];
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });

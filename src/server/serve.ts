@@ -1,8 +1,8 @@
 import { loadConfig } from '../config/index.js';
 import { importExternal } from '../core/index.js';
-import { createPlatform, type Platform } from '../platform/index.js';
+import { createPlatform, type Platform, type PlatformOptions } from '../platform/index.js';
 import type { AuditRecord } from '../store/index.js';
-import { buildServer } from './app.js';
+import { buildMetricsServer, buildServer } from './app.js';
 import { loadAuthFile } from './auth-file.js';
 import { ServerMetrics } from './metrics.js';
 import { VersionRouter } from './version-router.js';
@@ -15,10 +15,14 @@ export interface ServeOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Where the ready line goes (default stdout). */
   readonly log?: (line: string) => void;
+  /** Platform settings beyond the environment's (tests and benchmarks: breakers, an injected backend delay). */
+  readonly platform?: Pick<PlatformOptions, 'breakers' | 'wrapTool'>;
 }
 
 export interface RunningServer {
   readonly url: string;
+  /** The metrics listener's URL, when one is configured. */
+  readonly metricsUrl?: string;
   readonly platform: Platform;
   /** Stops accepting, drains in-flight requests, stops workers, closes the store. */
   close(): Promise<void>;
@@ -46,6 +50,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   }
   let metrics: ServerMetrics | undefined;
   const platformOptions = {
+    ...options.platform,
     env,
     ...(options.model ? { model: options.model } : {}),
     ...(redis ? { redis, redisPrefix: env.TWINLINE_REDIS_PREFIX || 'twinline' } : {}),
@@ -79,13 +84,34 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     platform,
     auth: auth.settings,
     reviewerRoles: auth.reviewerRoles,
+    adminRoles: auth.adminRoles,
     metrics,
+    metricsKeys: auth.metricsKeys,
     version: VERSION,
     platformFor: (identity) => versions.platformFor(identity),
   });
   const host = options.host ?? '127.0.0.1';
   const address = await app.listen({ port: options.port ?? 7420, host });
   const url = address.replace('[::1]', 'localhost');
+  // `/metrics` without credentials, only on the operator's own address (auth.yaml `metrics.listen`).
+  let metricsApp: ReturnType<typeof buildMetricsServer> | undefined;
+  let metricsUrl: string | undefined;
+  if (auth.metricsListen) {
+    const at = auth.metricsListen.lastIndexOf(':');
+    metricsApp = buildMetricsServer(metrics);
+    try {
+      metricsUrl = await metricsApp.listen({
+        host: auth.metricsListen.slice(0, at).replace(/^\[|\]$/g, ''),
+        port: Number(auth.metricsListen.slice(at + 1)),
+      });
+    } catch (err) {
+      await app.close();
+      await versions.close();
+      await platform.close();
+      redis?.disconnect();
+      throw err;
+    }
+  }
 
   // Tasks a stopped process left behind, and reviews that expired or a rule can decide.
   const resumed = await platform.resumeTasks();
@@ -103,16 +129,19 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   log(`Twinline ${VERSION} serving ${config.domain} on ${platform.store.dialect}`);
   log(`  API:     ${url}/v1  (OpenAPI: ${url}/openapi.json)`);
   log(`  Console: ${url}/console/`);
+  if (metricsUrl) log(`  Metrics: ${metricsUrl}/metrics`);
   if (resumed > 0) log(`  Resumed ${resumed} unfinished task(s).`);
   if (!auth.file) log('  Warning: no auth.yaml beside the config: every API call will be refused.');
 
   let closing: Promise<void> | undefined;
   return {
     url,
+    ...(metricsUrl ? { metricsUrl } : {}),
     platform,
     close() {
       closing ??= (async () => {
         clearInterval(sweep);
+        await metricsApp?.close();
         // A keep-alive socket that goes idle after its in-flight response would hold close() open
         // for the whole keep-alive timeout (72 s in Fastify); close such sockets as they go idle.
         const drained = app.close();

@@ -13,6 +13,7 @@ export interface Database {
   task_steps: TaskStepsTable;
   raw_outputs: RawOutputsTable;
   idempotency_keys: IdempotencyKeysTable;
+  deep_admission_slots: DeepAdmissionSlotsTable;
 }
 
 /** The Kysely instance a `Store` exposes. */
@@ -125,4 +126,13 @@ export interface IdempotencyKeysTable {
   task_id: string | null;
   step_no: number | null;
   created_at: string;
+}
+
+/** A deep-line admission slot held by one process for one task (see `admission-slots.ts`). */
+export interface DeepAdmissionSlotsTable {
+  id: string;
+  tenant: string;
+  user_id: string;
+  owner: string;
+  lease_until: string;
 }

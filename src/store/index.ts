@@ -1,9 +1,16 @@
+export type {
+  AdmissionSlotRepository,
+  SlotClaim,
+  SlotLimits,
+  SlotOutcome,
+} from './admission-slots.js';
 export type { AuditRecord, AuditSink, CallStatus } from './audit-record.js';
 export type { AuditQuery, AuditReader } from './audit-repository.js';
 export { type AuditBatchWrite, type AuditWriterStats, BatchedAuditWriter } from './audit-writer.js';
 export type {
   AuditRecordsTable,
   Database,
+  DeepAdmissionSlotsTable,
   IdempotencyKeysTable,
   RawOutputsTable,
   ReviewsTable,

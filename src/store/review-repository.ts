@@ -67,7 +67,13 @@ export interface ReviewRepository {
   enqueue(item: ReviewRequest): Promise<{ id: string }>;
   get(id: string): Promise<ReviewItem | undefined>;
   /** Newest first; default limit 100. `tenant` filters only in the admin view. */
-  list(filter?: { tenant?: string; status?: ReviewStatus; limit?: number }): Promise<ReviewItem[]>;
+  /** Newest first; `user` keeps only that user's own items (before the limit applies). */
+  list(filter?: {
+    tenant?: string;
+    user?: string;
+    status?: ReviewStatus;
+    limit?: number;
+  }): Promise<ReviewItem[]>;
   /** Only a pending, not yet expired item changes; `changed` says whether this call decided it. */
   decide(id: string, decision: ReviewDecision, now?: Date): Promise<{ changed: boolean }>;
   /**
@@ -130,6 +136,7 @@ export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewR
     async list(filter = {}) {
       let q = restrictToTenant(db.selectFrom('reviews').selectAll(), scope, 'reviews.list', filter.tenant);
       if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+      if (filter.user !== undefined) q = q.where('user_id', '=', filter.user);
       const limit = Math.min(10_000, Math.max(1, Math.floor(filter.limit ?? 100)));
       const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(fromRow);

@@ -1,3 +1,4 @@
+import { type AdmissionSlotRepository, createAdmissionSlots } from './admission-slots.js';
 import type { AuditSink } from './audit-record.js';
 import {
   type AuditReader,
@@ -53,6 +54,8 @@ export interface Store {
   readonly tasks: TaskRepository;
   /** The explicit cross-tenant escape. */
   readonly admin: TenantRepositories;
+  /** Deep-line admission slots shared by every process (caps compare tenants: no tenant scope). */
+  readonly admission: AdmissionSlotRepository;
   /** Repositories bound to `tenant` (`*` and empty names are refused). */
   forTenant(tenant: string): TenantRepositories;
   /**
@@ -114,6 +117,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     tickets: admin.tickets,
     tasks: admin.tasks,
     admin,
+    admission: createAdmissionSlots(db, dialect),
     forTenant: (tenant) => repositories(tenantScope(tenant)),
     async checkpointInBackground(options) {
       if (!sqlite || target.dialect !== 'sqlite' || target.file === ':memory:' || closed) return;

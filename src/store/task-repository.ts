@@ -70,8 +70,16 @@ export type StepWrite = Omit<StepRecord, 'paramsValidated'> & { readonly paramsV
 export interface TaskRepository {
   createTask(task: NewTask): Promise<{ id: string }>;
   getTask(id: string): Promise<TaskRecord | undefined>;
-  /** Newest first; default limit 100. `tenant` filters only in the admin view. */
-  listTasks(filter?: { tenant?: string; status?: string; limit?: number }): Promise<TaskRecord[]>;
+  /**
+   * Newest first; default limit 100. `tenant` filters only in the admin view; `user` keeps only
+   * that user's own tasks (before the limit applies).
+   */
+  listTasks(filter?: {
+    tenant?: string;
+    user?: string;
+    status?: string;
+    limit?: number;
+  }): Promise<TaskRecord[]>;
   /** With `when`, one conditional UPDATE: `changed` is false if the task no longer matches it. */
   updateTask(id: string, patch: TaskPatch, when?: TaskPrecondition): Promise<{ changed: boolean }>;
   /** Insert or replace step (taskId, stepNo). Throws when the task is not in scope. */
@@ -140,6 +148,7 @@ export function createTaskRepository(db: StoreDb, scope: TenantScope): TaskRepos
     async listTasks(filter = {}) {
       let q = selectTasks('tasks.listTasks', filter.tenant);
       if (filter.status !== undefined) q = q.where('status', '=', filter.status);
+      if (filter.user !== undefined) q = q.where('user_id', '=', filter.user);
       const limit = Math.min(10_000, Math.max(1, Math.floor(filter.limit ?? 100)));
       const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(taskFromRow);

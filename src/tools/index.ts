@@ -1,3 +1,4 @@
+export { ToolBackendError } from './backend-error.js';
 export { findManifestViolation, TOOL_NAME_PATTERN } from './registration-checks.js';
 export { type ToolRegistrationCode, ToolRegistrationError } from './registration-error.js';
 export { type ToolManifestEntry, ToolRegistry, toManifestEntry } from './registry.js';

@@ -36,13 +36,13 @@ describe('the egress section of twinline.config.yaml', () => {
   it('loads and becomes the gate settings, with the key beside the store', () => {
     const config = loadConfig(
       configWith(
-        'egress: { internalDomains: [acme.example], unwatermarkedChannels: [stream-json], stream: { holdBack: 64, maxHold: 256 } }',
+        'egress: { internalDomains: [acme.example], stream: { holdBack: 64, maxHold: 256 } }\nwatermark: { channels: { stream-json: field } }',
       ),
     );
     const settings = egressSettings(config, {});
     expect(settings).toMatchObject({
       internalDomains: ['acme.example'],
-      unwatermarkedChannels: ['stream-json'],
+      watermarkChannels: { default: 'text', channels: { 'stream-json': 'field' } },
       stream: { holdBack: 64, maxHold: 256 },
     });
     const keyFile = join(dir, 'watermark.key');
@@ -55,9 +55,8 @@ describe('the egress section of twinline.config.yaml', () => {
   });
 
   it('fails to load what cannot mean what it says, naming the field', () => {
-    expect(loadError('egress: { unwatermarkedChannels: [stream_json] }').message).toMatch(
-      /unwatermarkedChannels/,
-    );
+    // A door that does not exist could never be switched: it fails to load.
+    expect(loadError('watermark: { channels: { stream_json: off } }').message).toMatch(/watermark\.channels/);
     expect(loadError('egress: { stream: { holdBack: 400 } }').message).toMatch(
       /maxHold must be above holdBack/,
     );

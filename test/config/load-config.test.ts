@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig, loadOfficeDomain, loadTools, OFFICE_CONFIG_PATH } from '../../src/config/index.js';
+import {
+  loadConfig,
+  loadOfficeDomain,
+  loadTools,
+  OFFICE_CONFIG_PATH,
+  resolveDeepAdmission,
+} from '../../src/config/index.js';
 import { ConfigError } from '../../src/core/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'twinline-config-'));
@@ -70,6 +76,63 @@ describe('loadConfig', () => {
     expect(e.code).toBe('config.invalid');
     expect(e.message).toContain(`${file}:4`);
     expect(e.message).toContain('approvalTimeoutMs');
+  });
+
+  it('reads deep-line admission caps from the lines section; caps that cannot hold fail to load', () => {
+    const base = 'domain: lab\ntools: ./tools.mjs\nusers: ./users.yaml\n';
+    const ok = write(
+      'adm-ok.yaml',
+      `${base}lines:\n  deep:\n    allow: []\n    admission: { concurrency: 6, perTenant: 3, perUser: 1 }\n`,
+    );
+    expect(loadConfig(ok).lines.deepAdmission).toEqual({ concurrency: 6, perTenant: 3, perUser: 1 });
+    const over = write(
+      'adm-over.yaml',
+      `${base}lines:\n  deep:\n    admission: { concurrency: 2, perTenant: 3 }\n`,
+    );
+    const e = configError(() => loadConfig(over));
+    expect(e.code).toBe('config.deep-admission');
+    expect(e.message).toContain('lines.deep.admission');
+    expect(e.message).toMatch(/perTenant \(3\) is more than concurrency \(2\)/);
+    const user = write(
+      'adm-user.yaml',
+      `${base}lines:\n  deep:\n    admission: { perTenant: 1, perUser: 2 }\n`,
+    );
+    expect(configError(() => loadConfig(user)).message).toMatch(/perUser \(2\) is more than perTenant \(1\)/);
+    const zero = write('adm-zero.yaml', `${base}lines:\n  deep:\n    admission: { perUser: 0 }\n`);
+    expect(configError(() => loadConfig(zero)).message).toContain('perUser');
+    const typo = write('adm-typo.yaml', `${base}lines:\n  deep:\n    admission: { perTennant: 1 }\n`);
+    expect(configError(() => loadConfig(typo)).message).toContain('perTennant');
+  });
+
+  it('fills admission defaults so another tenant always finds a free slot', () => {
+    expect(resolveDeepAdmission(undefined, undefined, 'f')).toEqual({
+      concurrency: 4,
+      perTenant: 3,
+      perUser: 2,
+      maxQueuedPerTenant: 1000,
+    });
+    expect(resolveDeepAdmission(undefined, 2, 'f')).toMatchObject({
+      concurrency: 2,
+      perTenant: 1,
+      perUser: 1,
+    });
+    expect(resolveDeepAdmission({ concurrency: 8 }, undefined, 'f')).toMatchObject({
+      perTenant: 7,
+      perUser: 2,
+    });
+    // An override (TWINLINE_DEEP_CONCURRENCY) below the written caps is refused, not clamped.
+    expect(() => resolveDeepAdmission({ perTenant: 3 }, 2, 'f')).toThrow(/perTenant \(3\)/);
+  });
+
+  it('reads the watermark switch per channel; a mode that does not exist fails to load', () => {
+    const base = 'domain: lab\ntools: ./tools.mjs\nusers: ./users.yaml\n';
+    const ok = write('wm-ok.yaml', `${base}watermark: { channels: { cli: off, stream-json: field } }\n`);
+    expect(loadConfig(ok).watermark).toEqual({
+      default: 'text',
+      channels: { cli: 'off', 'stream-json': 'field' },
+    });
+    const bad = write('wm-bad.yaml', `${base}watermark: { channels: { cli: hidden } }\n`);
+    expect(configError(() => loadConfig(bad)).message).toContain('watermark.channels.cli');
   });
 
   it('names an unknown field', () => {

@@ -144,7 +144,8 @@ describe('office tools through the gateway', () => {
         'calendar_reschedule',
         { eventId: 'evt-0002', start: '2026-12-01T09:00:00Z', end: '2026-12-01T10:00:00Z' },
       ],
-      ['alice', 'acme', 'calendar_cancel', { eventId: 'evt-0003' }],
+      // alice organises evt-0001 (the first person invited organised it).
+      ['alice', 'acme', 'calendar_cancel', { eventId: 'evt-0001' }],
     ];
     for (const [user, tenant, tool, args] of cases) {
       const r = await invoke(user, tenant, tool, args);

@@ -7,6 +7,7 @@ import {
   dropHidingCharacters,
   Egress,
   type EgressGate,
+  findBoundaries,
   redactText,
   stripWatermark,
 } from '../../src/gates/index.js';
@@ -180,7 +181,12 @@ describe('the streaming egress gate releases what the whole-text gate releases',
           // codec reads into a frame spread over it (a known limit of the watermark positions).
           if (/[\u200b-\u200d\u2060]/.test(plain)) return;
           for (const chunk of chunks) {
-            expect(decodeWatermark(chunk, { key: KEY })).toMatchObject({ user: 'alice', session: 's-1' });
+            // A chunk with no place a mark may stand (no punctuation, no word gap) carries none.
+            if (findBoundaries(stripWatermark(chunk)).positions.length === 0) continue;
+            expect(decodeWatermark(chunk, { key: KEY, tenants: ['acme'] })).toMatchObject({
+              user: 'alice',
+              session: 's-1',
+            });
           }
         },
       ),

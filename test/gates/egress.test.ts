@@ -68,7 +68,7 @@ describe('the egress gate on a complete text', () => {
     expect(stripWatermark(g.text)).not.toContain(MOBILE);
   });
 
-  it('keeps a JSON answer parseable: strings gated, the watermark inside a string', () => {
+  it('keeps a JSON answer parseable and unmarked: strings gated, the mark in the token beside it', () => {
     const doc = {
       customer: { name: '张伟', phone: MOBILE, note: `resident ID ${RESIDENT_ID} on file` },
       rows: [1, 2],
@@ -77,8 +77,14 @@ describe('the egress gate on a complete text', () => {
     const parsed = JSON.parse(out) as typeof doc;
     expect(parsed.rows).toEqual([1, 2]);
     expect(parsed.customer.phone).not.toContain(MOBILE.slice(0, 7));
-    expect(stripWatermark(parsed.customer.note)).not.toContain(RESIDENT_ID);
-    expect(decodeWatermark(out, { key: EGRESS_KEY })).toMatchObject({ user: 'alice' });
+    expect(parsed.customer.note).not.toContain(RESIDENT_ID);
+    // No mark inside a JSON answer: it is the same document but for its gated strings.
+    expect(stripWatermark(out)).toBe(out);
+    expect(
+      decodeWatermark(gateFor('L1').token() ?? '', { key: EGRESS_KEY, tenants: ['acme'] }),
+    ).toMatchObject({
+      user: 'alice',
+    });
     // Laid out on lines in, laid out on lines out.
     expect(gateFor('L1').text(JSON.stringify(doc, null, 2))).toContain('\n');
   });
@@ -89,13 +95,16 @@ describe('the egress gate on a complete text', () => {
     expect(Object.keys(out)).toEqual(Object.keys(value));
     expect(out.count).toBe(3);
     expectNoRawPii(JSON.stringify(out), 'value');
-    expect(decodeWatermark(JSON.stringify(out), { key: EGRESS_KEY })).toBeUndefined();
+    expect(decodeWatermark(JSON.stringify(out), { key: EGRESS_KEY, tenants: ['acme'] })).toBeUndefined();
     // A string that steers data outside is replaced by the withheld sentence.
     expect(gateFor('L4').value({ note: EXFIL_TEXT }).note).toMatch(/^The answer was withheld/);
   });
 
   it('leaves text unmarked on a channel the settings exempt, and gates it all the same', () => {
-    const g = new Egress({ watermarkKey: EGRESS_KEY, unwatermarkedChannels: ['stream-json'] }).for({
+    const g = new Egress({
+      watermarkKey: EGRESS_KEY,
+      watermarkChannels: { channels: { 'stream-json': 'off' } },
+    }).for({
       viewer: { tenant: 'acme', user: 'alice', dataLevel: 'L1' },
       sessionId: 's',
       channel: 'stream-json',
@@ -194,7 +203,7 @@ describe('the streaming egress gate', () => {
 
 /** Every invisible format character removed (wider than stripWatermark, which knows only its own). */
 const visible = (s: string) =>
-  s.replace(/[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g, '');
+  stripWatermark(s).replace(/[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]/g, '');
 
 describe('attacks on the egress gate', () => {
   const hidden = [
@@ -228,15 +237,26 @@ describe('attacks on the egress gate', () => {
       { key: EGRESS_KEY },
     );
     const out = gateFor('L1').text(planted);
-    expect(decodeWatermark(out, { key: EGRESS_KEY })).toMatchObject({ user: 'alice', session: 'sess-1' });
-    expect(out).not.toContain('\u2063\u2063');
-    const frames = out.split('\u2063').length - 1;
-    expect(decodeWatermark(out, { key: EGRESS_KEY })?.frames).toBe(frames);
+    expect(decodeWatermark(out, { key: EGRESS_KEY, tenants: ['acme'] })).toMatchObject({
+      user: 'alice',
+      session: 'sess-1',
+    });
+    // bob's frame is gone: under bob's session nothing decodes, only alice's marks remain.
+    const bobs = embedWatermark(
+      'Report for the team, all figures attached below.',
+      { tenant: 'acme', user: 'bob', session: 'other', channel: 'api' },
+      { key: EGRESS_KEY },
+    );
+    expect(stripWatermark(out)).toBe(stripWatermark(bobs));
+    expect(out).not.toContain(bobs.slice(bobs.indexOf(',') + 1, bobs.indexOf(',') + 5));
   });
 
   it('an emoji’s joiner between pictographs is kept', () => {
     const family = 'Team photo 👨\u200d👩\u200d👧 attached.';
-    const unmarked = new Egress({ watermarkKey: EGRESS_KEY, unwatermarkedChannels: ['cli'] }).for({
+    const unmarked = new Egress({
+      watermarkKey: EGRESS_KEY,
+      watermarkChannels: { channels: { cli: 'off' } },
+    }).for({
       viewer: { tenant: 'acme', user: 'alice', dataLevel: 'L1' },
       sessionId: 's',
       channel: 'cli',

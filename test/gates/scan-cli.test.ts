@@ -71,5 +71,10 @@ describe('twinline scan (real bin)', () => {
     const bad = twinline(['watermark', 'decode', '--json', '--key', 'wrong'], marked.stdout);
     expect(bad.code).toBe(1);
     expect(JSON.parse(bad.stdout)).toEqual({ found: false });
+    // Another tenant's key opens nothing: the mark is sealed with acme's own.
+    const foreign = twinline(['watermark', 'decode', '--json', '--tenant', 'globex'], marked.stdout, env);
+    expect(foreign.code).toBe(1);
+    const named = twinline(['watermark', 'decode', '--json', '--tenant', 'acme'], marked.stdout, env);
+    expect(JSON.parse(named.stdout)).toMatchObject({ found: true, user: 'bob' });
   });
 });

@@ -91,6 +91,10 @@ const TABLE: [string, string, string, Record<string, unknown>, 'allow' | 'deny',
     'allow',
     'grant.finance_analyst',
   ],
+  ['bob', 'acme', 'customer_lookup', { region: 'east' }, 'allow', 'grant.sales_manager'],
+  ['bob', 'acme', 'customer_lookup', { region: 'west' }, 'deny', 'crm.manager-own-region'],
+  // No region asked for: allowed here, and the tool itself returns only the east region's rows.
+  ['bob', 'acme', 'customer_lookup', { name: 'Acme' }, 'allow', 'grant.sales_manager'],
   ['carol', 'acme', 'billing_report_query', { period: '2026-10' }, 'allow', 'grant.finance_analyst'],
   [
     'frank',

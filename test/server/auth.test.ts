@@ -94,3 +94,62 @@ describe('Authenticator', () => {
     expect(() => new Authenticator({ jwt: { issuer: 'x', secret: 'short' } }, resolve)).toThrow(/32 bytes/);
   });
 });
+
+describe('JWT claims: exp, lifetime, aud, iat and nbf', () => {
+  const key = new TextEncoder().encode(secret);
+  const now = () => Math.floor(Date.now() / 1000);
+  /** A token with exactly these registered claims (nothing added by default). */
+  const mint = (claims: Record<string, unknown>) =>
+    new SignJWT({ sub: 'gina', tenant: 'globex', iss: 'https://idp.example', ...claims })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(key);
+  const verifier = (extra: Record<string, unknown> = {}) =>
+    new Authenticator({ jwt: { issuer: 'https://idp.example', secret, ...extra } }, resolve);
+  const bearer = async (a: Authenticator, claims: Record<string, unknown>) =>
+    a.authenticate({ authorization: `Bearer ${await mint(claims)}` });
+
+  // Each row: the claims (relative to now, in seconds), the settings, and what must happen.
+  const rows: Array<
+    [string, Record<string, number | string | string[]>, Record<string, unknown>, RegExp | 'ok']
+  > = [
+    ['no exp: never accepted', { iat: 0 }, {}, /"exp" claim/],
+    ['exp within the default hour', { iat: 0, exp: 600 }, {}, 'ok'],
+    ['lifetime over the default hour', { iat: 0, exp: 7200 }, {}, /lifetime 7200 s exceeds the 3600 s/],
+    ['no iat: the remaining time counts', { exp: 7200 }, {}, /exceeds/],
+    ['a configured longer lifetime', { iat: 0, exp: 7200 }, { maxLifetimeSeconds: 8000 }, 'ok'],
+    ['a configured shorter lifetime', { iat: 0, exp: 600 }, { maxLifetimeSeconds: 300 }, /exceeds the 300 s/],
+    ['expired beyond the skew', { iat: -600, exp: -60 }, {}, /invalid token/],
+    ['expired within the skew', { iat: -600, exp: -10 }, {}, 'ok'],
+    ['issued in the future beyond the skew', { iat: 120, exp: 600 }, {}, /issued in the future/],
+    ['issued slightly in the future (within the skew)', { iat: 10, exp: 600 }, {}, 'ok'],
+    ['not valid yet beyond the skew', { iat: 0, nbf: 120, exp: 600 }, {}, /nbf|invalid token/],
+    ['not valid yet within the skew', { iat: 0, nbf: 10, exp: 600 }, {}, 'ok'],
+    ['a zero skew is strict', { iat: 0, nbf: 10, exp: 600 }, { clockSkewSeconds: 0 }, /invalid token/],
+    ['aud configured and missing', { iat: 0, exp: 600 }, { audience: 'twinline' }, /"aud"/],
+    ['aud configured and wrong', { iat: 0, exp: 600, aud: 'billing' }, { audience: 'twinline' }, /aud/],
+    ['aud configured and matching', { iat: 0, exp: 600, aud: 'twinline' }, { audience: 'twinline' }, 'ok'],
+    [
+      'aud in a list that holds ours',
+      { iat: 0, exp: 600, aud: ['x', 'twinline'] },
+      { audience: 'twinline' },
+      'ok',
+    ],
+    ['no audience configured, token names one', { iat: 0, exp: 600, aud: 'billing' }, {}, /none configured/],
+  ];
+
+  it.each(rows)('%s', async (_name, rel, settings, expected) => {
+    const t = now();
+    const claims = Object.fromEntries(
+      Object.entries(rel).map(([k, v]) => [k, typeof v === 'number' && k !== 'aud' ? t + v : v]),
+    );
+    const p = bearer(verifier(settings), claims);
+    if (expected === 'ok') expect((await p).user).toBe('gina');
+    else await expect(p).rejects.toThrow(expected);
+  });
+
+  it('refuses a lifetime or skew beyond their bounds at start-up', () => {
+    expect(() => verifier({ maxLifetimeSeconds: 0 })).toThrow(/maxLifetimeSeconds/);
+    expect(() => verifier({ maxLifetimeSeconds: 30 * 24 * 3600 })).toThrow(/maxLifetimeSeconds/);
+    expect(() => verifier({ clockSkewSeconds: 3600 })).toThrow(/clockSkewSeconds/);
+  });
+});

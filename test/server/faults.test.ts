@@ -127,6 +127,7 @@ describe('a tool failing 40% of its calls', () => {
       auth: auth.settings,
       reviewerRoles: auth.reviewerRoles,
       metrics: new ServerMetrics(platform),
+      metricsKeys: auth.metricsKeys,
       version: 'test',
     });
     const url = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('[::1]', 'localhost');
@@ -137,9 +138,17 @@ describe('a tool failing 40% of its calls', () => {
       return body.breakers.find((b) => b.tool === 'calendar_list')?.state;
     };
     const metricValue = async () => {
-      const text = await (await fetch(`${url}/metrics`)).text();
-      const m = /^twinline_breaker_open\{[^}]*tool="calendar_list"[^}]*\} (\S+)$/m.exec(text);
-      return m ? Number(m[1]) : undefined;
+      const res = await fetch(`${url}/metrics`, { headers: { authorization: 'Bearer tw-metrics-demo' } });
+      const text = await res.text();
+      // The tenant's own breaker, counted per tool and state (labels name no tenant).
+      const count = (state: string) =>
+        Number(
+          new RegExp(
+            `^twinline_tenant_breakers\\{tool="calendar_list",state="${state}"\\} (\\S+)$`,
+            'm',
+          ).exec(text)?.[1],
+        );
+      return count('open') === 1 ? 1 : count('half_open') === 1 ? 0.5 : 0;
     };
 
     // 20 calls, 8 of them failing (40% > 30%): the breaker opens on the 20th.
@@ -173,7 +182,7 @@ describe('a tool failing 40% of its calls', () => {
 
     // The backend recovers; after the reset timeout one trial call goes through and closes it.
     failing = false;
-    for (let i = 0; i < 200 && platform.breakers.state('calendar_list') !== 'half_open'; i++) {
+    for (let i = 0; i < 200 && platform.breakers.state('acme', 'calendar_list') !== 'half_open'; i++) {
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(await breakerState()).toBe('half_open');

@@ -406,6 +406,121 @@ export function defineStoreContract(label: string, target: () => Promise<StoreTe
       expect(await tickets.get(two.id)).not.toHaveProperty('sessionId');
       expect((await tickets.list()).map((x) => x.id).sort()).toEqual([one.id, two.id].sort());
     });
+
+    it('lists a user’s own tasks and reviews before the limit applies', async () => {
+      const tenant = `t-${randomUUID()}`;
+      const repos = store.forTenant(tenant);
+      await repos.tasks.createTask({ user: 'alice', line: 'deep', request: 'mine' });
+      for (let i = 0; i < 3; i++)
+        await repos.tasks.createTask({ user: 'bob', line: 'deep', request: `b${i}` });
+      expect((await repos.tasks.listTasks({ user: 'alice', limit: 1 })).map((t) => t.request)).toEqual([
+        'mine',
+      ]);
+      expect(await repos.tasks.listTasks({ user: 'nobody' })).toEqual([]);
+      const review = (user: string): ReviewRequest => ({
+        tenant,
+        user,
+        sessionId: 's',
+        agent: 'main',
+        domain: 'deep',
+        tool: 't',
+        args: {},
+        identity: { tenant, user, roles: [], dataLevel: 'L1', attributes: {} },
+        reason: 'r',
+        decisionPath: [],
+        expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      });
+      await repos.reviews.enqueue(review('alice'));
+      await repos.reviews.enqueue(review('bob'));
+      await repos.reviews.enqueue(review('bob'));
+      const own = await repos.reviews.list({ user: 'alice', limit: 1 });
+      expect(own.map((r) => r.user)).toEqual(['alice']);
+    });
+
+    it('admission slots: caps hold when several processes claim at once; lapsed slots free up', async () => {
+      // Several openers stand for several processes of one deployment.
+      const others = await Promise.all([open(), open()]);
+      const all = [store, ...others];
+      try {
+        await store.db.deleteFrom('deep_admission_slots').execute();
+        const tenant = `t-${randomUUID()}`;
+        const limits = { concurrency: 1000, perTenant: 3, perUser: 2 };
+        const claims = await Promise.all(
+          Array.from({ length: 30 }, (_, i) =>
+            all[i % all.length]!.admission.tryAcquire(
+              { id: `task-${i}`, tenant, user: `u${i % 3}`, owner: `p${i % all.length}` },
+              limits,
+              60_000,
+            ),
+          ),
+        );
+        expect(claims.filter((c) => c === 'acquired')).toHaveLength(3);
+        expect(claims.filter((c) => c === 'tenant-full').length).toBeGreaterThan(0);
+        const held = await store.db.selectFrom('deep_admission_slots').selectAll().execute();
+        const perUser = new Map<string, number>();
+        for (const h of held) perUser.set(h.user_id, (perUser.get(h.user_id) ?? 0) + 1);
+        expect(Math.max(...perUser.values())).toBeLessThanOrEqual(2);
+
+        // The total cap across tenants.
+        await store.db.deleteFrom('deep_admission_slots').execute();
+        const total = { concurrency: 2, perTenant: 2, perUser: 2 };
+        const mixed = await Promise.all(
+          Array.from({ length: 12 }, (_, i) =>
+            all[i % all.length]!.admission.tryAcquire(
+              { id: `mix-${i}`, tenant: `${tenant}-${i % 4}`, user: 'u', owner: `p${i % all.length}` },
+              total,
+              60_000,
+            ),
+          ),
+        );
+        expect(mixed.filter((c) => c === 'acquired')).toHaveLength(2);
+        expect(mixed.filter((c) => c === 'full')).toHaveLength(10);
+
+        // The same task claiming again keeps its slot; another owner sees it; release frees it.
+        const [first] = await store.db.selectFrom('deep_admission_slots').selectAll().execute();
+        expect(
+          await store.admission.tryAcquire(
+            { id: first!.id, tenant: first!.tenant, user: first!.user_id, owner: first!.owner },
+            total,
+            60_000,
+          ),
+        ).toBe('acquired');
+        expect((await store.admission.heldByOthers('nobody')).length).toBe(2);
+        await store.admission.release(first!.id, first!.owner);
+        expect((await store.admission.heldByOthers('nobody')).length).toBe(1);
+
+        // A process that stops renewing: its slot lapses and the next claim takes its place.
+        await store.db.deleteFrom('deep_admission_slots').execute();
+        const one = { concurrency: 1, perTenant: 1, perUser: 1 };
+        const t0 = new Date();
+        expect(
+          await store.admission.tryAcquire({ id: 'a', tenant, user: 'u', owner: 'dead' }, one, 1_000, t0),
+        ).toBe('acquired');
+        expect(
+          await store.admission.tryAcquire({ id: 'b', tenant, user: 'u', owner: 'live' }, one, 1_000, t0),
+        ).toBe('full');
+        await store.admission.renew('dead', 1_000, new Date(t0.getTime() + 500));
+        expect(
+          await store.admission.tryAcquire(
+            { id: 'b', tenant, user: 'u', owner: 'live' },
+            one,
+            1_000,
+            new Date(t0.getTime() + 1_200),
+          ),
+        ).toBe('full');
+        expect(
+          await store.admission.tryAcquire(
+            { id: 'b', tenant, user: 'u', owner: 'live' },
+            one,
+            1_000,
+            new Date(t0.getTime() + 1_600),
+          ),
+        ).toBe('acquired');
+        await store.db.deleteFrom('deep_admission_slots').execute();
+      } finally {
+        await Promise.all(others.map((o) => o.close()));
+      }
+    });
   });
 }
 

@@ -51,7 +51,7 @@ export function expectWatermark(
   mark: { tenant?: string; user?: string; session?: string; channel?: string },
   where: string,
 ): void {
-  const wm = decodeWatermark(text, { key: EGRESS_KEY });
+  const wm = decodeWatermark(text, { key: EGRESS_KEY, tenants: [mark.tenant ?? 'acme'] });
   expect(wm, `${where}: no authentic watermark`).toBeDefined();
   expect(wm, where).toMatchObject(mark);
 }

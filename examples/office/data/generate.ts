@@ -7,12 +7,18 @@ import { type Database, openDatabase } from './sqlite.js';
 import { DEPARTMENTS, isOfficeTenant, type OfficeTenant, REGIONS, TENANT_PROFILES } from './tenants.js';
 
 /** Bumped whenever the generated schema or content changes; files of another version are regenerated. */
-export const OFFICE_DATA_VERSION = '1';
+export const OFFICE_DATA_VERSION = '2';
+
+/**
+ * The random stream every version draws from. Version 2 (event organisers, customers in their
+ * owner's region) added no draws and kept version 1's seed, so all other data stayed as it was.
+ */
+const DATA_SEED_VERSION = '1';
 
 const SCHEMA = `
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE events (id TEXT PRIMARY KEY, title TEXT NOT NULL, start TEXT NOT NULL, end TEXT NOT NULL,
-  attendees TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'scheduled');
+  attendees TEXT NOT NULL, organizer TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'scheduled');
 CREATE TABLE attendance (user TEXT NOT NULL, date TEXT NOT NULL, status TEXT NOT NULL, department TEXT NOT NULL,
   PRIMARY KEY (user, date));
 CREATE TABLE sales (id TEXT PRIMARY KEY, region TEXT NOT NULL, rep TEXT NOT NULL, amount REAL NOT NULL,
@@ -80,7 +86,7 @@ function isoDate(d: Date): string {
 
 function fillTenant(db: Database, tenant: OfficeTenant): void {
   const profile = TENANT_PROFILES[tenant];
-  const rand = seededRandom(`office:${tenant}:${OFFICE_DATA_VERSION}`);
+  const rand = seededRandom(`office:${tenant}:${DATA_SEED_VERSION}`);
   const users = profile.staff.map((s) => s.user);
   db.exec(SCHEMA);
   const tx = db.transaction(() => {
@@ -89,7 +95,9 @@ function fillTenant(db: Database, tenant: OfficeTenant): void {
     meta.run('version', OFFICE_DATA_VERSION);
 
     // Calendar: two months of meetings from 2026-11-02.
-    const ev = db.prepare('INSERT INTO events (id, title, start, end, attendees) VALUES (?, ?, ?, ?, ?)');
+    const ev = db.prepare(
+      'INSERT INTO events (id, title, start, end, attendees, organizer) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     const topics = [
       'Weekly sync',
       'Customer call',
@@ -110,6 +118,8 @@ function fillTenant(db: Database, tenant: OfficeTenant): void {
         start.toISOString(),
         end.toISOString(),
         JSON.stringify(attendees),
+        // The first person invited organised it.
+        attendees[0]!,
       );
     }
 
@@ -131,16 +141,20 @@ function fillTenant(db: Database, tenant: OfficeTenant): void {
       'INSERT INTO customers (id, name, phone, email, owner, region) VALUES (?, ?, ?, ?, ?, ?)',
     );
     const reps = profile.staff.filter((s) => s.department === 'sales').map((s) => s.user);
+    const ownerRegion = new Map(profile.staff.filter((s) => s.region).map((s) => [s.user, s.region!]));
     profile.customers.forEach((name, i) => {
       const phone = `1${pick(rand, ['3', '5', '7', '8', '9'])}${String(Math.floor(rand() * 1e9)).padStart(9, '0')}`;
       const slug = name.toLowerCase().split(' ').slice(-2).join('.');
+      const owner = pick(rand, reps);
+      const drawnRegion = pick(rand, REGIONS);
       cust.run(
         `${tenant}-c-${String(i + 1).padStart(3, '0')}`,
         name,
         phone,
         `${slug}@${tenant}-clients.example.com`,
-        pick(rand, reps),
-        pick(rand, REGIONS),
+        owner,
+        // A customer belongs to its owner's sales region (the draw is kept so later data is unchanged).
+        ownerRegion.get(owner) ?? drawnRegion,
       );
     });
 

@@ -18,6 +18,7 @@ interface EventRow {
   start: string;
   end: string;
   attendees: string;
+  organizer: string;
   status: string;
 }
 
@@ -30,6 +31,7 @@ function toEvent(r: EventRow) {
     start: r.start,
     end: r.end,
     attendees: JSON.parse(r.attendees) as string[],
+    organizer: r.organizer,
     status: r.status,
   };
 }
@@ -88,7 +90,7 @@ export function calendarTools(data: OfficeData): ToolSpec[] {
 
   const cancel: ToolSpec<{ eventId: string; reason?: string | undefined }> = {
     name: 'calendar_cancel',
-    description: 'Cancel a calendar event.',
+    description: 'Cancel a calendar event the caller organises, or one only the caller attends.',
     inputSchema: z.strictObject({ eventId, reason: singleLineText(0, 200).optional() }),
     annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
     riskLevel: 'medium',
@@ -98,11 +100,19 @@ export function calendarTools(data: OfficeData): ToolSpec[] {
     kind: 'domain',
     dataScopes: ['calendar'],
     async execute(args, ctx) {
+      // Whose event it is lives in the data, not in the arguments, so it is checked here, in the
+      // same statement that cancels: the organiser, or the only attendee. Any other caller gets
+      // the same answer as for an event that does not exist.
+      const me = ctx.identity.user;
       const res = data
         .forTenant(ctx.identity)
-        .prepare("UPDATE events SET status = 'cancelled' WHERE id = ? AND status = 'scheduled'")
-        .run(args.eventId);
-      if (res.changes === 0) throw new Error(`no scheduled event ${args.eventId}`);
+        .prepare(
+          `UPDATE events SET status = 'cancelled'
+           WHERE id = ? AND status = 'scheduled' AND (organizer = ? OR attendees = ?)`,
+        )
+        .run(args.eventId, me, JSON.stringify([me]));
+      if (res.changes === 0)
+        throw new Error(`no scheduled event ${args.eventId} that you organise or attend alone`);
       return { eventId: args.eventId, status: 'cancelled' };
     },
   };

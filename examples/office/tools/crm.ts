@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Identity } from '../../../src/core/index.js';
 import type { ToolSpec } from '../../../src/tools/index.js';
 import { READ_ONLY, READ_TTL_MS, region, singleLineText, userName } from './common.js';
 import type { OfficeData } from './tenant-data.js';
@@ -11,6 +12,26 @@ interface CustomerRow {
   region: string;
 }
 
+/**
+ * The customers a caller may see, as an SQL condition: a sales manager those of their own region,
+ * anyone with a CRM role those they own; nobody else any. Every CRM tool reads through it, so a
+ * name the caller may not see reads exactly like a name that does not exist.
+ */
+export function visibleCustomers(identity: Identity): { where: string; params: string[] } {
+  const parts: string[] = [];
+  const params: string[] = [];
+  const region = identity.attributes['region'];
+  if (identity.roles.includes('sales_manager') && typeof region === 'string') {
+    parts.push('region = ?');
+    params.push(region);
+  }
+  if (identity.roles.includes('employee') || identity.roles.includes('sales_manager')) {
+    parts.push('owner = ?');
+    params.push(identity.user);
+  }
+  return parts.length > 0 ? { where: `(${parts.join(' OR ')})`, params } : { where: '0 = 1', params };
+}
+
 /** Customer records and renewal drafting for the caller's tenant. */
 export function crmTools(data: OfficeData): ToolSpec[] {
   const lookup: ToolSpec<{
@@ -19,7 +40,8 @@ export function crmTools(data: OfficeData): ToolSpec[] {
     owner?: string | undefined;
   }> = {
     name: 'customer_lookup',
-    description: 'Find customers by (part of) name, region or owning sales rep.',
+    description:
+      'Find customers by (part of) name, region or owning sales rep, among those the caller may see (a manager: their region; anyone: their own).',
     inputSchema: z.strictObject({
       name: singleLineText(1, 100).optional(),
       region: region.optional(),
@@ -35,8 +57,9 @@ export function crmTools(data: OfficeData): ToolSpec[] {
     dataScopes: ['crm'],
     fieldTags: { 'customers[].phone': 'pii.phone', 'customers[].email': 'pii.email' },
     async execute(args, ctx) {
-      const where = ['1 = 1'];
-      const params: unknown[] = [];
+      const scope = visibleCustomers(ctx.identity);
+      const where = [scope.where];
+      const params: unknown[] = [...scope.params];
       if (args.name) {
         where.push("name LIKE ? ESCAPE '\\'");
         params.push(`%${args.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
@@ -61,7 +84,7 @@ export function crmTools(data: OfficeData): ToolSpec[] {
 
   const draft: ToolSpec<{ customer: string; product: string; tone: 'formal' | 'friendly' }> = {
     name: 'renewal_message_draft',
-    description: 'Draft (not send) a renewal message for a customer of the caller’s tenant.',
+    description: 'Draft (not send) a renewal message for a customer the caller may see.',
     inputSchema: z.strictObject({
       customer: singleLineText(1, 100),
       product: singleLineText(1, 60).default('subscription'),
@@ -75,11 +98,13 @@ export function crmTools(data: OfficeData): ToolSpec[] {
     kind: 'domain',
     dataScopes: ['crm'],
     async execute(args, ctx) {
+      const scope = visibleCustomers(ctx.identity);
       const row = data
         .forTenant(ctx.identity)
-        .prepare('SELECT name FROM customers WHERE name = ?')
-        .get(args.customer) as { name: string } | undefined;
-      if (!row) throw new Error(`no customer named ${args.customer}`);
+        .prepare(`SELECT name FROM customers WHERE name = ? AND ${scope.where}`)
+        .get(args.customer, ...scope.params) as { name: string } | undefined;
+      // One answer for "no such customer" and "not yours": the draft is no existence oracle.
+      if (!row) throw new Error(`no customer named ${args.customer} among the customers you may see`);
       const greeting = args.tone === 'formal' ? `Dear ${row.name} team,` : `Hi ${row.name} team!`;
       return {
         customer: row.name,

@@ -1,3 +1,4 @@
+import { loadConfig } from '../../config/index.js';
 import { ConfigError } from '../../core/index.js';
 import { decodeWatermark, embedWatermark } from '../../gates/index.js';
 import type { WatermarkDecodeOptions, WatermarkEmbedOptions } from './watermark.js';
@@ -20,8 +21,12 @@ async function readStdin(): Promise<string> {
 /** `twinline watermark decode`. Exit code 1 when no authentic watermark is found. */
 export async function runWatermarkDecode(opts: WatermarkDecodeOptions): Promise<void> {
   const key = keyFrom(opts.key, 'twinline watermark decode');
+  // A mark names its tenant only through the key that opens it: try the deployment's tenants.
+  const tenants = opts.tenant?.length
+    ? opts.tenant
+    : [...new Set(loadConfig(opts.config).users.map((u) => u.tenant))];
   const text = opts.text ?? (await readStdin());
-  const wm = decodeWatermark(text, { key });
+  const wm = decodeWatermark(text, { key, tenants });
   if (opts.json) process.stdout.write(`${JSON.stringify(wm ? { found: true, ...wm } : { found: false })}\n`);
   else if (wm)
     process.stdout.write(

@@ -7,20 +7,27 @@
 import type { DataLevel } from '../../core/index.js';
 import { classifyOutbound, type OutboundVerdict } from '../output/exfiltration.js';
 import { redactText, type TextRedactionPolicy } from '../output/pii/redact-text.js';
-import { embedWatermark } from '../watermark/index.js';
+import {
+  embedWatermark,
+  type WatermarkChannels,
+  type WatermarkMode,
+  watermarkModeFor,
+  watermarkToken,
+} from '../watermark/index.js';
 import { dropHidingCharacters, HidingCharacterFilter } from './hiding-characters.js';
 import { type StreamGateOptions, TextStreamGate } from './text-stream.js';
 
 export interface EgressOptions {
-  /** HMAC key of session watermarks. */
+  /** The deployment's watermark key; each tenant's keys derive from it. */
   readonly watermarkKey: string;
   /** Domains inside the organisation: addresses there are not "outside". */
   readonly internalDomains?: readonly string[];
   /**
-   * Channels whose text is sent without a watermark (still classified and redacted): e.g.
-   * `stream-json` when the IDE's users copy code out of answers. Default: every channel is marked.
+   * How each channel carries the watermark (config `watermark`): `text` (default) — invisible, in
+   * free text; `field` — only the token beside the answer; `off`. Text is classified and redacted
+   * whatever the mode.
    */
-  readonly unwatermarkedChannels?: readonly string[];
+  readonly watermarkChannels?: WatermarkChannels;
   /** Lowest data level per PII type (default: docs/gates.md, "PII recognisers"). */
   readonly textPolicy?: Partial<TextRedactionPolicy>;
   /** How much streamed text is held back before it is released. */
@@ -58,11 +65,9 @@ export interface BlockedOutput {
 /** The gate's settings: built once per deployment, bound per viewer with {@link Egress.for}. */
 export class Egress {
   readonly #options: EgressOptions;
-  readonly #unmarked: ReadonlySet<string>;
 
   constructor(options: EgressOptions) {
     this.#options = options;
-    this.#unmarked = new Set(options.unwatermarkedChannels ?? []);
   }
 
   get options(): EgressOptions {
@@ -71,7 +76,11 @@ export class Egress {
 
   /** The gate for one viewer, session and channel. */
   for(scope: EgressScope): EgressGate {
-    return new EgressGate(this.#options, scope, !this.#unmarked.has(scope.channel));
+    return new EgressGate(
+      this.#options,
+      scope,
+      watermarkModeFor(this.#options.watermarkChannels, scope.channel),
+    );
   }
 }
 
@@ -89,24 +98,33 @@ const utf8 = new TextEncoder();
  * The egress gate of one scope. `text` gates a complete text (outbound classifier: block → the
  * withheld sentence, flag → a note; PII redacted for the viewer's level; watermark); `value`
  * walks a JSON value and gates its strings without a watermark, keeping its structure;
- * `stream` opens a streaming gate for text that arrives in deltas.
+ * `stream` opens a streaming gate for text that arrives in deltas; `token` is the watermark a
+ * structured answer carries in a field instead.
  */
 export class EgressGate {
   readonly #options: EgressOptions;
   readonly scope: EgressScope;
-  readonly #watermark: boolean;
+  readonly #mode: WatermarkMode;
   readonly #mark: { tenant: string; user: string; session: string; channel: string };
 
-  constructor(options: EgressOptions, scope: EgressScope, watermark: boolean) {
+  constructor(options: EgressOptions, scope: EgressScope, mode: WatermarkMode) {
     this.#options = options;
     this.scope = scope;
-    this.#watermark = watermark;
+    this.#mode = mode;
     this.#mark = {
       tenant: fitField(scope.viewer.tenant),
       user: fitField(scope.viewer.user),
       session: fitField(scope.sessionId),
       channel: fitField(scope.channel),
     };
+  }
+
+  /**
+   * The session watermark as a token (`twm2.…`, opaque without the tenant's key) for a field beside
+   * the answer — the only mark of a JSON answer — or undefined when the channel has marks off.
+   */
+  token(): string | undefined {
+    return this.#mode === 'off' ? undefined : watermarkToken(this.#mark, { key: this.#options.watermarkKey });
   }
 
   /** A complete text as the viewer may receive it. */
@@ -116,8 +134,8 @@ export class EgressGate {
 
   /**
    * {@link text}, with the outbound verdict. A text that is a JSON object or array (structured
-   * output, a tool's result) stays valid JSON: its strings are gated one by one and the watermark
-   * goes inside its longest string; a flag is reported in the verdict, not appended.
+   * output, a tool's result) stays valid JSON, the same value but for its gated strings: it gets
+   * no mark in the text (its mark is {@link token}); a flag is reported in the verdict, not appended.
    */
   inspect(text: string): GatedText {
     text = dropHidingCharacters(text);
@@ -126,7 +144,12 @@ export class EgressGate {
       return { text: this.#marked(this.#redact(withheldSentence(outbound))), outbound };
     }
     const json = parseJsonDocument(text);
-    if (json !== undefined) return { text: this.#markedJson(json.value, json.indented), outbound };
+    if (json !== undefined) {
+      return {
+        text: JSON.stringify(this.#walk(json.value, 0), null, json.indented ? 2 : undefined),
+        outbound,
+      };
+    }
     let out = this.#redact(text);
     if (outbound.verdict === 'flag') out += this.#redact(flagNote(outbound));
     return { text: this.#marked(out), outbound };
@@ -196,34 +219,8 @@ export class EgressGate {
   }
 
   #marked(text: string): string {
-    if (!this.#watermark || text.length === 0) return text;
+    if (this.#mode !== 'text' || text.length === 0) return text;
     return embedWatermark(text, this.#mark, { key: this.#options.watermarkKey });
-  }
-
-  /** A JSON document gated string by string, the watermark inside its longest string. */
-  #markedJson(value: unknown, indented: boolean): string {
-    const gated = this.#walk(value, 0);
-    let longest:
-      | { holder: Record<string, unknown> | unknown[]; key: string | number; length: number }
-      | undefined;
-    const visit = (v: unknown, depth: number): void => {
-      if (depth > 64 || v === null || typeof v !== 'object') return;
-      const entries: [string | number, unknown][] = Array.isArray(v)
-        ? v.map((x, i) => [i, x])
-        : Object.entries(v);
-      for (const [k, x] of entries) {
-        if (typeof x === 'string') {
-          if (!longest || x.length > longest.length)
-            longest = { holder: v as never, key: k, length: x.length };
-        } else visit(x, depth + 1);
-      }
-    };
-    visit(gated, 0);
-    if (longest && longest.length > 0) {
-      const h = longest.holder as Record<string | number, unknown>;
-      h[longest.key] = this.#marked(h[longest.key] as string);
-    }
-    return JSON.stringify(gated, null, indented ? 2 : undefined);
   }
 }
 

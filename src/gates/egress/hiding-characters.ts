@@ -5,9 +5,13 @@
  */
 import { isInvisible } from '../input/normalize.js';
 
-/** Always dropped: the watermark's frame marks (and their neighbours) have no use in prose. */
+/**
+ * Always dropped: the watermark's symbols (the Variation Selectors Supplement, and the invisible
+ * operators an older codec framed with) have no use in what a model writes, and one it wrote
+ * itself would be a planted watermark.
+ */
 function alwaysDropped(cp: number): boolean {
-  return cp >= 0x2061 && cp <= 0x2064;
+  return (cp >= 0x2061 && cp <= 0x2064) || (cp >= 0xe0100 && cp <= 0xe01ef);
 }
 
 /** Characters a PII value or an address is made of, in ASCII or full width. */

@@ -16,7 +16,7 @@ export interface NormalizedText {
   readonly obfuscated: boolean;
 }
 
-/** Zero-width, joiners, bidi embeddings/isolates/marks, soft hyphen, BOM, tag characters. */
+/** Zero-width, joiners, bidi embeddings/isolates/marks, soft hyphen, BOM, tag characters, variation selectors. */
 export function isInvisible(cp: number): boolean {
   return (
     cp === 0x00ad ||
@@ -28,7 +28,9 @@ export function isInvisible(cp: number): boolean {
     (cp >= 0x2060 && cp <= 0x206f) ||
     cp === 0xfeff ||
     (cp >= 0xfe00 && cp <= 0xfe0f) ||
-    (cp >= 0xe0000 && cp <= 0xe007f)
+    (cp >= 0xe0000 && cp <= 0xe007f) ||
+    // Variation selectors 17–256: also what session watermarks are written in.
+    (cp >= 0xe0100 && cp <= 0xe01ef)
   );
 }
 

@@ -50,7 +50,8 @@ export class Authenticator {
   }
 }
 
-function readCredential(
+/** The credential a request presents (`Authorization: Bearer …` or `X-Api-Key`), if any. */
+export function readCredential(
   headers: Readonly<Record<string, string | string[] | undefined>>,
 ): string | undefined {
   const auth = headers.authorization;
