@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { route, shippedRouterModel } from '../src/router/index.js';
 
-const queries = readFileSync('src/router/data/requests.jsonl', 'utf8')
+const queries = readFileSync('data/router/requests.generated.jsonl', 'utf8')
   .trim()
   .split('\n')
   .map((l) => (JSON.parse(l) as { query: string }).query);

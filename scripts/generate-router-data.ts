@@ -1,8 +1,8 @@
 /**
- * Generates the router's labelled set, src/router/data/requests.jsonl, written for this project:
+ * Generates the router's labelled set, data/router/requests.generated.jsonl, written for this project:
  * templates × slot values × paraphrase wrappers (politeness, fillers, typos, mixed language),
  * plus hand-written hard cases. Seeded, so the file is reproducible:
- *   npx tsx scripts/generate-router-data.ts [--seed 7] [--out src/router/data/requests.jsonl]
+ *   npx tsx scripts/generate-router-data.ts [--seed 7] [--out data/router/requests.generated.jsonl]
  * Labels: deep (multi-hop analysis, cross-system, reports), quick (one operation or lookup,
  * 1–3 steps), readonly_fallback (greetings, chit-chat, off-topic, noise, empty, gibberish,
  * bare fragments with no actionable request).
@@ -26,7 +26,7 @@ const argValue = (name: string, fallback: string) => {
   return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
 };
 const SEED = Number(argValue('--seed', '7'));
-const OUT = argValue('--out', 'src/router/data/requests.jsonl');
+const OUT = argValue('--out', 'data/router/requests.generated.jsonl');
 
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;

@@ -1,5 +1,5 @@
 /**
- * Trains the router's classifier on src/router/data/requests.jsonl and writes
+ * Trains the router's classifier on data/router/requests.generated.jsonl and writes
  * src/router/model/router-weights.json and docs/router-eval.md.
  *   npx tsx scripts/train-router.ts [--seed 13] [--dim 16384] [--epochs 40] [--no-write]
  *
@@ -41,11 +41,11 @@ const argValue = (name: string, fallback: string) => {
 const SEED = Number(argValue('--seed', '13'));
 const DIM = Number(argValue('--dim', '16384'));
 const EPOCHS = Number(argValue('--epochs', '40'));
-const DATA = argValue('--data', 'src/router/data/requests.jsonl');
+const DATA = argValue('--data', 'data/router/requests.generated.jsonl');
 const WEIGHTS_OUT = argValue('--out', 'src/router/model/router-weights.json');
 const REPORT_OUT = argValue('--report', 'docs/router-eval.md');
-const NOVEL_CAL = argValue('--novel-cal', 'src/router/data/novel-cal.jsonl');
-const NOVEL_TEST = argValue('--novel-test', 'src/router/data/novel-test.jsonl');
+const NOVEL_CAL = argValue('--novel-cal', 'data/router/novel-cal.jsonl');
+const NOVEL_TEST = argValue('--novel-test', 'data/router/novel-test.jsonl');
 const WRITE = !args.includes('--no-write');
 const K = ROUTE_CLASSES.length;
 const THRESHOLD = DEFAULT_ROUTE_THRESHOLD;

@@ -12,7 +12,7 @@ import {
 
 describe('shipped model and dataset', () => {
   it('ships at least 2,000 labelled requests in Chinese and English over all three labels', () => {
-    const rows = readFileSync('src/router/data/requests.jsonl', 'utf8')
+    const rows = readFileSync('data/router/requests.generated.jsonl', 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { label: string; lang: string });
