@@ -72,7 +72,8 @@ function readRows(path: string): Row[] {
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Row);
+    .map((l) => JSON.parse(l) as Row & { _generated?: string })
+    .filter((r) => r._generated === undefined);
 }
 const rows = readRows(DATA);
 

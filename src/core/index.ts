@@ -13,3 +13,4 @@ export {
 export { maskUuids } from './uuid-mask.js';
 export { uuidV7 } from './uuid-v7.js';
 export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';
+export { segmentedText, wholeWords, wordTokens } from './words.js';
