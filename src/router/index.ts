@@ -28,3 +28,20 @@ export {
   type RouteTarget,
   type RuleHit,
 } from './types.js';
+export {
+  fitTemperature,
+  type LabelledRequest,
+  meanNll,
+  seededRandom,
+  shuffleSeeded,
+  type TrainOptions,
+  trainRouterModel,
+} from './train.js';
+export { historyPrior } from './history.js';
+export { type RequestContext, requestContext } from './context.js';
+export {
+  type CalibrationBin,
+  type DomainTrainingResult,
+  domainTrainingReport,
+  trainForDomain,
+} from './domain-training.js';
