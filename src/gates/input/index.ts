@@ -7,3 +7,12 @@ export { KEYWORD_INDEX_ARTIFACT } from './prebuilt-keyword-index.js';
 export { INJECTION_TYPES, type InjectionType, RECOGNISERS, type Recogniser } from './recognisers.js';
 export { type Finding, injectionPrefilter, type ScanOptions, type ScanResult, scanText } from './scan.js';
 export { DEFAULT_THRESHOLDS, type ScanVerdict, type Thresholds, verdictFor } from './verdict.js';
+export {
+  createGuardClient,
+  type GuardClient,
+  type GuardConfig,
+  type GuardOutcome,
+  parseGuardVerdict,
+} from './guard/guard-client.js';
+export { type GuardedScanResult, scanWithGuard } from './guard/guarded-scan.js';
+export { InjectionModelError } from './learned/model.js';
