@@ -46,10 +46,9 @@ interface Figures {
 }
 
 function figures(rows: readonly Req[], decide: (text: string) => string): Figures {
-  const confusion = Object.fromEntries(LABELS.map((g) => [g, Object.fromEntries(LABELS.map((p) => [p, 0]))])) as Record<
-    Label,
-    Record<Label, number>
-  >;
+  const confusion = Object.fromEntries(
+    LABELS.map((g) => [g, Object.fromEntries(LABELS.map((p) => [p, 0]))]),
+  ) as Record<Label, Record<Label, number>>;
   let actionable = 0;
   let right = 0;
   let fallback = 0;
@@ -67,7 +66,14 @@ function figures(rows: readonly Req[], decide: (text: string) => string): Figure
       else if (t !== 'readonly_fallback') wrong++;
     }
   }
-  return { n: rows.length, actionable, actionableRight: pct(right, actionable), fallbackKept: pct(kept, fallback), wrongToolLine: wrong, confusion };
+  return {
+    n: rows.length,
+    actionable,
+    actionableRight: pct(right, actionable),
+    fallbackKept: pct(kept, fallback),
+    wrongToolLine: wrong,
+    confusion,
+  };
 }
 
 const legacy = await legacyRouter();
@@ -78,7 +84,9 @@ const langRows: unknown[][] = [];
 for (const set of sets) {
   const groups: Array<[string, Req[]]> = [
     ['all', set.rows],
-    ...[...new Set(set.rows.map((r) => r.lang))].sort().map((l): [string, Req[]] => [l, set.rows.filter((r) => r.lang === l)]),
+    ...[...new Set(set.rows.map((r) => r.lang))]
+      .sort()
+      .map((l): [string, Req[]] => [l, set.rows.filter((r) => r.lang === l)]),
   ];
   const result: Record<string, unknown> = {};
   for (const [g, rows] of groups) {
@@ -102,12 +110,23 @@ for (const set of sets) {
 if (asJson) {
   process.stdout.write(`${JSON.stringify(out)}\n`);
 } else {
-  process.stdout.write(`# Router\n\nold = the router at ${LEGACY_COMMIT}. "deep+quick right": share of deep and quick requests sent to their line; "fallback kept": share of readonly_fallback requests kept off the tool lines.\n`);
-  const head = ['set', 'n', 'deep+quick right %', 'fallback kept %', 'wrong tool line', 'old right %', 'old kept %', 'old wrong'];
+  process.stdout.write(
+    `# Router\n\nold = the router at ${LEGACY_COMMIT}. "deep+quick right": share of deep and quick requests sent to their line; "fallback kept": share of readonly_fallback requests kept off the tool lines.\n`,
+  );
+  const head = [
+    'set',
+    'n',
+    'deep+quick right %',
+    'fallback kept %',
+    'wrong tool line',
+    'old right %',
+    'old kept %',
+    'old wrong',
+  ];
   printTable('by set', head, summaryRows);
   printTable('by set × language', head, langRows);
   for (const set of sets) {
-    const conf = ((out[set.name] as Record<string, { now: Figures }>).all.now as Figures).confusion;
+    const conf = (out[set.name] as Record<string, { now: Figures }>).all!.now.confusion;
     printTable(
       `confusion — ${set.name} (rows: gold)`,
       ['gold \\ routed', ...LABELS],

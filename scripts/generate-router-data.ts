@@ -831,41 +831,246 @@ function expand(
   });
 }
 
-
 // ---------- compositional requests: parts combined freely, so no one sentence shape stands for a line ----------
 const COMPOSE = {
   deepEn: {
-    verb: ['analyse', 'review', 'assess', 'evaluate', 'break down', 'dig into', 'work out', 'figure out', 'look across', 'go through', 'audit', 'investigate', 'compare', 'map', 'examine', 'study', 'model', 'forecast', 'reconcile', 'rank'],
-    scope: ['all {enDept} projects', "every region's {x}", 'our {x} across all teams', 'the {x} of each department', '{x} for the last {enN} quarters', 'all open {x}', 'the {x} trend over {enLongPeriod}', "every customer's {x}", '{x} by product line and region', 'the {x} of our top 50 accounts'],
-    x: ['sales', 'overtime', 'ticket volume', 'churn', 'spend', 'pipeline', 'renewals', 'absences', 'margins', 'invoices', 'budgets', 'headcount', 'delivery delays', 'support costs'],
-    out: ['and write up what you find', 'and give me recommendations', 'and tell me what is driving it', 'and propose a plan', 'and rank the causes', 'then suggest what to change', 'and summarise it for the leadership meeting', 'and flag the outliers with reasons', '', 'and build a report'],
+    verb: [
+      'analyse',
+      'review',
+      'assess',
+      'evaluate',
+      'break down',
+      'dig into',
+      'work out',
+      'figure out',
+      'look across',
+      'go through',
+      'audit',
+      'investigate',
+      'compare',
+      'map',
+      'examine',
+      'study',
+      'model',
+      'forecast',
+      'reconcile',
+      'rank',
+    ],
+    scope: [
+      'all {enDept} projects',
+      "every region's {x}",
+      'our {x} across all teams',
+      'the {x} of each department',
+      '{x} for the last {enN} quarters',
+      'all open {x}',
+      'the {x} trend over {enLongPeriod}',
+      "every customer's {x}",
+      '{x} by product line and region',
+      'the {x} of our top 50 accounts',
+    ],
+    x: [
+      'sales',
+      'overtime',
+      'ticket volume',
+      'churn',
+      'spend',
+      'pipeline',
+      'renewals',
+      'absences',
+      'margins',
+      'invoices',
+      'budgets',
+      'headcount',
+      'delivery delays',
+      'support costs',
+    ],
+    out: [
+      'and write up what you find',
+      'and give me recommendations',
+      'and tell me what is driving it',
+      'and propose a plan',
+      'and rank the causes',
+      'then suggest what to change',
+      'and summarise it for the leadership meeting',
+      'and flag the outliers with reasons',
+      '',
+      'and build a report',
+    ],
   },
   deepZh: {
-    verb: ['分析', '评估', '梳理', '盘点', '研究', '排查', '复盘', '对比', '核对', '测算', '预测', '拆解', '过一遍', '摸底', '调研', '归纳'],
-    scope: ['所有{x}', '各部门的{x}', '{zhLongPeriod}的{x}', '每个区域的{x}', '全部客户的{x}', '各产品线的{x}变化', '近几个季度的{x}', '前五十大客户的{x}', '各项目的{x}'],
-    x: ['销售额', '加班', '工单量', '流失', '费用', '商机', '续约', '缺勤', '毛利', '发票', '预算', '人力', '交付延期', '客服成本'],
-    out: ['，给出结论', '，提出改进建议', '，找出主要原因', '，出一份报告', '，排个优先级', '，看看问题出在哪', '，做个方案', '', '，整理成汇报材料', '，标出异常并说明原因'],
+    verb: [
+      '分析',
+      '评估',
+      '梳理',
+      '盘点',
+      '研究',
+      '排查',
+      '复盘',
+      '对比',
+      '核对',
+      '测算',
+      '预测',
+      '拆解',
+      '过一遍',
+      '摸底',
+      '调研',
+      '归纳',
+    ],
+    scope: [
+      '所有{x}',
+      '各部门的{x}',
+      '{zhLongPeriod}的{x}',
+      '每个区域的{x}',
+      '全部客户的{x}',
+      '各产品线的{x}变化',
+      '近几个季度的{x}',
+      '前五十大客户的{x}',
+      '各项目的{x}',
+    ],
+    x: [
+      '销售额',
+      '加班',
+      '工单量',
+      '流失',
+      '费用',
+      '商机',
+      '续约',
+      '缺勤',
+      '毛利',
+      '发票',
+      '预算',
+      '人力',
+      '交付延期',
+      '客服成本',
+    ],
+    out: [
+      '，给出结论',
+      '，提出改进建议',
+      '，找出主要原因',
+      '，出一份报告',
+      '，排个优先级',
+      '，看看问题出在哪',
+      '，做个方案',
+      '',
+      '，整理成汇报材料',
+      '，标出异常并说明原因',
+    ],
   },
   quickEn: {
-    verb: ['move', 'cancel', 'reschedule', 'book', 'add', 'remove', 'rename', 'close', 'reopen', 'assign', 'update', 'send', 'forward', 'share', 'approve', 'decline', 'log', 'mark'],
-    obj: ["my {enTime} {enMeeting}", 'ticket {ticket}', "the {enCustomer} invoice", "{enPerson}'s access to the {enDoc}", 'the {enDoc}', 'a room for {enTime}', 'my leave request', 'the {enProject} deadline', 'my timesheet', 'the {enMeeting} invite'],
+    verb: [
+      'move',
+      'cancel',
+      'reschedule',
+      'book',
+      'add',
+      'remove',
+      'rename',
+      'close',
+      'reopen',
+      'assign',
+      'update',
+      'send',
+      'forward',
+      'share',
+      'approve',
+      'decline',
+      'log',
+      'mark',
+    ],
+    obj: [
+      'my {enTime} {enMeeting}',
+      'ticket {ticket}',
+      'the {enCustomer} invoice',
+      "{enPerson}'s access to the {enDoc}",
+      'the {enDoc}',
+      'a room for {enTime}',
+      'my leave request',
+      'the {enProject} deadline',
+      'my timesheet',
+      'the {enMeeting} invite',
+    ],
     tail: ['', ' to {enTime}', ' for me', ' please', ' now', ' to {enPerson}', ' as done'],
-    ask: ["what's my {y}", 'how many {y} do I have left', "when's my {y}", 'is my {y} approved', 'where is my {y}', 'did I get my {y}', 'who owns {y}'],
-    y: ['next meeting', 'leave balance', 'vacation days', 'expense claim', 'payslip', 'shift next week', 'ticket {ticket}', 'performance review', 'travel budget', 'badge', 'parking spot', 'the {enCustomer} account'],
+    ask: [
+      "what's my {y}",
+      'how many {y} do I have left',
+      "when's my {y}",
+      'is my {y} approved',
+      'where is my {y}',
+      'did I get my {y}',
+      'who owns {y}',
+    ],
+    y: [
+      'next meeting',
+      'leave balance',
+      'vacation days',
+      'expense claim',
+      'payslip',
+      'shift next week',
+      'ticket {ticket}',
+      'performance review',
+      'travel budget',
+      'badge',
+      'parking spot',
+      'the {enCustomer} account',
+    ],
   },
   quickZh: {
-    verb: ['挪', '取消', '改', '订', '加', '删', '重命名', '关闭', '重新打开', '指派', '更新', '发', '转发', '共享', '批准', '拒绝', '登记', '标记'],
-    obj: ['我{zhTime}的{zhMeeting}', '工单{ticket}', '{zhCustomer}的发票', '{zhDoc}', '{zhTime}的会议室', '我的请假单', '{zhProject}的截止日期', '我的工时', '{zhMeeting}的邀请'],
+    verb: [
+      '挪',
+      '取消',
+      '改',
+      '订',
+      '加',
+      '删',
+      '重命名',
+      '关闭',
+      '重新打开',
+      '指派',
+      '更新',
+      '发',
+      '转发',
+      '共享',
+      '批准',
+      '拒绝',
+      '登记',
+      '标记',
+    ],
+    obj: [
+      '我{zhTime}的{zhMeeting}',
+      '工单{ticket}',
+      '{zhCustomer}的发票',
+      '{zhDoc}',
+      '{zhTime}的会议室',
+      '我的请假单',
+      '{zhProject}的截止日期',
+      '我的工时',
+      '{zhMeeting}的邀请',
+    ],
     tail: ['', '到{zhTime2}', '一下', '，谢谢', '给{zhPerson}', '为已完成'],
     ask: ['我的{y}是什么时候', '我还剩多少{y}', '我的{y}批了吗', '我的{y}在哪', '我的{y}到了没', '{y}归谁管'],
-    y: ['下一个会', '年假', '调休', '报销', '工资条', '下周排班', '工单{ticket}', '绩效面谈', '差旅预算', '工牌', '车位', '{zhCustomer}这个客户'],
+    y: [
+      '下一个会',
+      '年假',
+      '调休',
+      '报销',
+      '工资条',
+      '下周排班',
+      '工单{ticket}',
+      '绩效面谈',
+      '差旅预算',
+      '工牌',
+      '车位',
+      '{zhCustomer}这个客户',
+    ],
   },
 };
 function compose(parts: Record<string, readonly string[]>, shape: readonly string[]): string {
-  const fillPart = (v: string): string => v.replace(/\{(\w+)\}/g, (m, k: string) => (parts[k] ? fillPart(pick(parts[k]!)) : m));
+  const fillPart = (v: string): string =>
+    v.replace(/\{(\w+)\}/g, (m, k: string) => (parts[k] ? fillPart(pick(parts[k]!)) : m));
   return fill(shape.map((k) => fillPart(pick(parts[k]!))).join(''));
 }
-const joinEn = (...xs: string[]) => xs.filter(Boolean).join(' ').replace(/\s+/g, ' ').replace(/\s+,/g, ',').trim();
+const joinEn = (...xs: string[]) =>
+  xs.filter(Boolean).join(' ').replace(/\s+/g, ' ').replace(/\s+,/g, ',').trim();
 for (let i = 0; i < 700; i++) {
   const d = COMPOSE.deepEn;
   const q = joinEn(compose(d, ['verb']), compose(d, ['scope']), compose(d, ['out']));
@@ -874,10 +1079,16 @@ for (let i = 0; i < 700; i++) {
   const qz = `${compose(dz, ['verb'])}${compose(dz, ['scope'])}${compose(dz, ['out'])}`;
   add(paraphraseZh(qz, qz), 'deep', 'zh', `deep-zh-compose-${i % 40}`);
   const k = COMPOSE.quickEn;
-  const qe = i % 2 === 0 ? joinEn(compose(k, ['verb']), compose(k, ['obj']), compose(k, ['tail'])) : compose(k, ['ask']);
+  const qe =
+    i % 2 === 0
+      ? joinEn(compose(k, ['verb']), compose(k, ['obj']), compose(k, ['tail']))
+      : compose(k, ['ask']);
   add(paraphraseEn(qe, qe), 'quick', 'en', `quick-en-compose-${i % 40}`);
   const kz = COMPOSE.quickZh;
-  const qq = i % 2 === 0 ? `把${compose(kz, ['obj'])}${compose(kz, ['verb'])}${compose(kz, ['tail'])}` : compose(kz, ['ask']);
+  const qq =
+    i % 2 === 0
+      ? `把${compose(kz, ['obj'])}${compose(kz, ['verb'])}${compose(kz, ['tail'])}`
+      : compose(kz, ['ask']);
   add(paraphraseZh(qq, qq), 'quick', 'zh', `quick-zh-compose-${i % 40}`);
 }
 expand(QUICK_ZH, 'quick', 'zh', 18, 'quick-zh');
@@ -955,7 +1166,11 @@ rows.forEach((r, i) => {
 });
 
 mkdirSync(dirname(OUT), { recursive: true });
-const header = { _generated: 'by scripts/generate-router-data.ts — do not edit; regenerate instead', seed: SEED, rows: rows.length };
+const header = {
+  _generated: 'by scripts/generate-router-data.ts — do not edit; regenerate instead',
+  seed: SEED,
+  rows: rows.length,
+};
 writeFileSync(OUT, `${[header, ...rows].map((r) => JSON.stringify(r)).join('\n')}\n`);
 const count = (l: Label) => rows.filter((r) => r.label === l).length;
 process.stdout.write(

@@ -12,7 +12,8 @@ let segmenter: Intl.Segmenter | null | undefined;
 function hanSegmenter(): Intl.Segmenter | null {
   if (segmenter === undefined) {
     try {
-      segmenter = typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('zh', { granularity: 'word' }) : null;
+      segmenter =
+        typeof Intl.Segmenter === 'function' ? new Intl.Segmenter('zh', { granularity: 'word' }) : null;
     } catch {
       segmenter = null;
     }
@@ -22,7 +23,11 @@ function hanSegmenter(): Intl.Segmenter | null {
 
 const isHan = (c: number) => (c >= 0x4e00 && c <= 0x9fff) || (c >= 0x3400 && c <= 0x4dbf);
 const isWordChar = (c: number) =>
-  (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || (c >= 0xc0 && c <= 0x24f) || c === 0x5f;
+  (c >= 0x61 && c <= 0x7a) ||
+  (c >= 0x41 && c <= 0x5a) ||
+  (c >= 0x30 && c <= 0x39) ||
+  (c >= 0xc0 && c <= 0x24f) ||
+  c === 0x5f;
 
 /** Pushes the words of one Han run. */
 function hanWords(run: string, out: string[]): void {

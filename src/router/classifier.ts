@@ -48,7 +48,11 @@ export function softmax(logits: ArrayLike<number>, temperature = 1): Float64Arra
 }
 
 /** Calibrated class probabilities in ROUTE_CLASSES order for an already normalised request. */
-export function classifyNormalized(model: RouterModel, normalized: string, context?: RequestContext): Float64Array {
+export function classifyNormalized(
+  model: RouterModel,
+  normalized: string,
+  context?: RequestContext,
+): Float64Array {
   return softmax(modelLogits(model, hashFeatures(normalized, model.dim, context)), model.temperature);
 }
 

@@ -24,7 +24,8 @@ export interface RequestContext {
 const HAN = /[\u4e00-\u9fff]/;
 const QUESTION =
   /[?？]\s*$|[吗呢么]\s*[?？]?\s*$|^(?:what|when|where|who|which|how|why|is|are|do|does|did|has|have|can|could)\b|(?:什么|多少|几[天个点次号]|哪[里个些儿]|怎么|为什么|是不是|有没有|是否)/;
-const URGENT = /尽快|马上|立刻|立即|赶紧|急|现在就|\basap\b|\burgent(?:ly)?\b|\bright (?:now|away)\b|\bimmediately\b|\btoday\b|今天/;
+const URGENT =
+  /尽快|马上|立刻|立即|赶紧|急|现在就|\basap\b|\burgent(?:ly)?\b|\bright (?:now|away)\b|\bimmediately\b|\btoday\b|今天/;
 
 export function requestContext(normalized: string): RequestContext {
   const segmented = segmentedText(normalized);
@@ -40,7 +41,9 @@ export function requestContext(normalized: string): RequestContext {
       prevHan = w;
     } else prevHan = '';
   }
-  const head = words.filter((w) => !/^(?:please|pls|can|could|would|you|i|me|help|请|帮|我|帮我|麻烦|能|能不能|你|嗯|那个)$/.test(w));
+  const head = words.filter(
+    (w) => !/^(?:please|pls|can|could|would|you|i|me|help|请|帮|我|帮我|麻烦|能|能不能|你|嗯|那个)$/.test(w),
+  );
   if (head[0]) features.push(`head:${head[0]}`);
   if (head[1]) features.push(`head2:${head[0]} ${head[1]}`);
   if (QUESTION.test(normalized)) features.push('form:question');

@@ -2,7 +2,13 @@ import type { RouterModel } from './classifier.js';
 import { classifyNormalized } from './classifier.js';
 import { normalizeRequest } from './normalize.js';
 import { route } from './route.js';
-import { fitTemperature, type LabelledRequest, seededRandom, shuffleSeeded, trainRouterModel } from './train.js';
+import {
+  fitTemperature,
+  type LabelledRequest,
+  seededRandom,
+  shuffleSeeded,
+  trainRouterModel,
+} from './train.js';
 import { DEFAULT_ROUTE_THRESHOLD, ROUTE_CLASSES, type RouteClass } from './types.js';
 
 /** One bin of the calibration curve: classifier top score against how often it was right. */
@@ -106,7 +112,8 @@ export function trainForDomain(
   };
 }
 
-const esc = (s: string) => s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const esc = (s: string) =>
+  s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 const pct = (x: number | null) => (x === null ? '—' : `${(100 * x).toFixed(1)}%`);
 
 /** A self-contained HTML report: figures, confusion matrix, calibration curve (inline SVG). */
@@ -134,10 +141,14 @@ export function domainTrainingReport(result: DomainTrainingResult, source: strin
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" role="img" aria-label="calibration curve"><rect x="${pad}" y="${pad}" width="${W - 2 * pad}" height="${H - 2 * pad}" fill="#fafafa" stroke="#ccc"/><line x1="${x(0)}" y1="${y(0)}" x2="${x(1)}" y2="${y(1)}" stroke="#999" stroke-dasharray="2 2"/>${thr}<polyline points="${curve}" fill="none" stroke="#2a6fdb" stroke-width="2"/>${dots}${ticks}<text x="${W / 2}" y="${H - 6}" font-size="12" text-anchor="middle">classifier top score</text><text x="12" y="${H / 2}" font-size="12" text-anchor="middle" transform="rotate(-90 12 ${H / 2})">share right</text></svg>`;
   const head = ROUTE_CLASSES.map((c) => `<th>${c}</th>`).join('');
   const rows = ROUTE_CLASSES.map(
-    (g) => `<tr><th>${g}</th>${ROUTE_CLASSES.map((p) => `<td class="${g === p ? 'ok' : ''}">${result.confusion[g][p]}</td>`).join('')}</tr>`,
+    (g) =>
+      `<tr><th>${g}</th>${ROUTE_CLASSES.map((p) => `<td class="${g === p ? 'ok' : ''}">${result.confusion[g][p]}</td>`).join('')}</tr>`,
   ).join('');
   const bins = result.calibration
-    .map((b) => `<tr><td>[${b.from}, ${b.to})</td><td>${b.n}</td><td>${b.n ? b.meanScore.toFixed(3) : '—'}</td><td>${b.n ? pct(b.accuracy) : '—'}</td></tr>`)
+    .map(
+      (b) =>
+        `<tr><td>[${b.from}, ${b.to})</td><td>${b.n}</td><td>${b.n ? b.meanScore.toFixed(3) : '—'}</td><td>${b.n ? pct(b.accuracy) : '—'}</td></tr>`,
+    )
     .join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Router training report</title>

@@ -114,20 +114,27 @@ function walkFeatures(normalized: string, sink: FeatureSink, extra: readonly str
 }
 
 /** Lists the feature strings of a normalised request (for tests and explanations). */
-export function featureStrings(normalized: string, context: RequestContext = requestContext(normalized)): string[] {
+export function featureStrings(
+  normalized: string,
+  context: RequestContext = requestContext(normalized),
+): string[] {
   const out: string[] = [];
   let current = '';
-  walkFeatures(normalized, {
-    begin(prefix) {
-      current = prefix;
+  walkFeatures(
+    normalized,
+    {
+      begin(prefix) {
+        current = prefix;
+      },
+      part(text, from, to) {
+        current += text.slice(from, to);
+      },
+      end() {
+        out.push(current);
+      },
     },
-    part(text, from, to) {
-      current += text.slice(from, to);
-    },
-    end() {
-      out.push(current);
-    },
-  }, context.features);
+    context.features,
+  );
   return out;
 }
 
@@ -163,27 +170,31 @@ export function hashFeatures(
   let touched = s.touched;
   let n = 0;
   let h = FNV_OFFSET;
-  walkFeatures(normalized, {
-    begin(prefix) {
-      h = fnvFold(FNV_OFFSET, prefix, 0, prefix.length);
-    },
-    part(text, from, to) {
-      h = fnvFold(h, text, from, to);
-    },
-    end() {
-      const b = (h >>> 0) % dim;
-      if (counts[b] === 0) {
-        if (n === touched.length) {
-          const grown = new Int32Array(touched.length * 2);
-          grown.set(touched);
-          touched = grown;
-          s.touched = grown;
+  walkFeatures(
+    normalized,
+    {
+      begin(prefix) {
+        h = fnvFold(FNV_OFFSET, prefix, 0, prefix.length);
+      },
+      part(text, from, to) {
+        h = fnvFold(h, text, from, to);
+      },
+      end() {
+        const b = (h >>> 0) % dim;
+        if (counts[b] === 0) {
+          if (n === touched.length) {
+            const grown = new Int32Array(touched.length * 2);
+            grown.set(touched);
+            touched = grown;
+            s.touched = grown;
+          }
+          touched[n++] = b;
         }
-        touched[n++] = b;
-      }
-      counts[b]! += 1;
+        counts[b]! += 1;
+      },
     },
-  }, context.features);
+    context.features,
+  );
   let norm = 0;
   for (let i = 0; i < n; i++) norm += counts[touched[i]!]! ** 2;
   const scale = 1 / Math.sqrt(norm);

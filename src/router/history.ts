@@ -19,6 +19,10 @@ export function historyPrior(recent: readonly RouteTarget[] | undefined): RuleHi
   const share = (c: RouteClass) => (last.filter((t) => t === c).length + 1) / (last.length + 3);
   const even = 1 / 3;
   return classes
-    .map((c) => ({ id: `history.${c}`, lean: c, weight: Math.min(MAX_BOOST, Math.max(0, Math.log(share(c) / even) * (MAX_BOOST / Math.log(3)))) }))
+    .map((c) => ({
+      id: `history.${c}`,
+      lean: c,
+      weight: Math.min(MAX_BOOST, Math.max(0, Math.log(share(c) / even) * (MAX_BOOST / Math.log(3)))),
+    }))
     .filter((h) => h.weight > 0);
 }

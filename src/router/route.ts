@@ -5,7 +5,13 @@ import { RouterModelError } from './errors.js';
 import { historyPrior } from './history.js';
 import { shippedRouterModel } from './model-file.js';
 import { normalizeRequest } from './normalize.js';
-import { DEFAULT_ROUTE_THRESHOLD, type RouteDecision, type RouteOptions, type RouteTarget, type RuleHit } from './types.js';
+import {
+  DEFAULT_ROUTE_THRESHOLD,
+  type RouteDecision,
+  type RouteOptions,
+  type RouteTarget,
+  type RuleHit,
+} from './types.js';
 
 /** Why the strongest rule's lean is not the result (a rule never contradicts its name silently). */
 function overrideReason(top: RuleHit, target: RouteTarget, best: number, threshold: number): string {
@@ -63,7 +69,8 @@ export function route(query: string, options?: RouteOptions & { model?: RouterMo
   const top = hits[0];
   const decision: RouteDecision = { target, scores, rule: top ? top.id : null };
   const overridden = top !== undefined && top.lean !== target;
-  if (overridden) decision.reason = overrideReason(top, target, Math.max(scores.deep, scores.quick), threshold);
+  if (overridden)
+    decision.reason = overrideReason(top, target, Math.max(scores.deep, scores.quick), threshold);
   if (options?.explain) {
     decision.features = {
       classifier,

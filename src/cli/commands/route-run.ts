@@ -1,5 +1,11 @@
 import { ConfigError, importExternal } from '../../core/index.js';
-import { type RouteDecision, type RouteOptions, type RouterModel, readRouterModel, route } from '../../router/index.js';
+import {
+  type RouteDecision,
+  type RouteOptions,
+  type RouterModel,
+  readRouterModel,
+  route,
+} from '../../router/index.js';
 import { writeOut } from '../write-out.js';
 import type { RouteCliOptions } from './route.js';
 

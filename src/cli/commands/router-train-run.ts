@@ -36,20 +36,30 @@ export function readExamples(path: string): LabelledRequest[] {
       throw new ConfigError('router_examples_json', `not JSON: ${(err as Error).message}`, { where });
     }
     const r = rec as { query?: unknown; text?: unknown; label?: unknown; _generated?: unknown };
-    if (!rec || typeof rec !== 'object' || Array.isArray(rec)) throw new ConfigError('router_examples_record', 'expected a JSON object', { where });
+    if (!rec || typeof rec !== 'object' || Array.isArray(rec))
+      throw new ConfigError('router_examples_record', 'expected a JSON object', { where });
     if (r._generated !== undefined) return; // a generated file's header line
     const query = typeof r.query === 'string' ? r.query : typeof r.text === 'string' ? r.text : undefined;
-    if (query === undefined) throw new ConfigError('router_examples_record', 'needs a string "query" (or "text")', { where });
+    if (query === undefined)
+      throw new ConfigError('router_examples_record', 'needs a string "query" (or "text")', { where });
     if (!(ROUTE_CLASSES as readonly unknown[]).includes(r.label))
-      throw new ConfigError('router_examples_label', `"label" must be ${ROUTE_CLASSES.join(' | ')}, got ${JSON.stringify(r.label)}`, { where });
+      throw new ConfigError(
+        'router_examples_label',
+        `"label" must be ${ROUTE_CLASSES.join(' | ')}, got ${JSON.stringify(r.label)}`,
+        { where },
+      );
     rows.push({ query, label: r.label as RouteClass });
   });
   for (const label of ROUTE_CLASSES) {
     const n = rows.filter((r) => r.label === label).length;
     if (n < MIN_PER_LABEL)
-      throw new ConfigError('router_examples_few', `${n} examples labelled ${label}; at least ${MIN_PER_LABEL} of each label are needed`, {
-        where: path,
-      });
+      throw new ConfigError(
+        'router_examples_few',
+        `${n} examples labelled ${label}; at least ${MIN_PER_LABEL} of each label are needed`,
+        {
+          where: path,
+        },
+      );
   }
   return rows;
 }
@@ -58,18 +68,35 @@ export function readExamples(path: string): LabelledRequest[] {
 export async function runRouterTrain(opts: RouterTrainCliOptions): Promise<void> {
   const threshold = opts.threshold === undefined ? undefined : Number(opts.threshold);
   if (threshold !== undefined && !(threshold > 0 && threshold <= 1))
-    throw new ConfigError('cli_threshold', `--threshold must be a number in (0, 1], got "${opts.threshold}"`, {
+    throw new ConfigError(
+      'cli_threshold',
+      `--threshold must be a number in (0, 1], got "${opts.threshold}"`,
+      {
+        where: 'twinline router train',
+      },
+    );
+  const seed = Number(opts.seed);
+  if (!Number.isInteger(seed))
+    throw new ConfigError('cli_seed', `--seed must be an integer, got "${opts.seed}"`, {
       where: 'twinline router train',
     });
-  const seed = Number(opts.seed);
-  if (!Number.isInteger(seed)) throw new ConfigError('cli_seed', `--seed must be an integer, got "${opts.seed}"`, { where: 'twinline router train' });
   const rows = readExamples(opts.examples);
   const result = trainForDomain(rows, { seed, ...(threshold !== undefined ? { threshold } : {}) });
   const out = resolve(opts.out);
   mkdirSync(out, { recursive: true });
   const weights = resolve(out, 'router-weights.json');
   const report = resolve(out, 'router-report.html');
-  writeFileSync(weights, JSON.stringify(encodeRouterModel(result.model, { data: opts.examples, rows: rows.length, seed, testAccuracy: result.accuracy })));
+  writeFileSync(
+    weights,
+    JSON.stringify(
+      encodeRouterModel(result.model, {
+        data: opts.examples,
+        rows: rows.length,
+        seed,
+        testAccuracy: result.accuracy,
+      }),
+    ),
+  );
   writeFileSync(report, domainTrainingReport(result, opts.examples));
   const summary = {
     weights,

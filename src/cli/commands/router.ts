@@ -11,8 +11,13 @@ export const routerCommand: CommandModule = {
     const router = program.command('router').description('train the intent router for another domain');
     router
       .command('train')
-      .description('train a router from labelled requests ({"query","label"} per line) and report on a held-out split')
-      .requiredOption('--examples <file>', 'JSONL: {"query" (or "text"), "label": deep | quick | readonly_fallback}')
+      .description(
+        'train a router from labelled requests ({"query","label"} per line) and report on a held-out split',
+      )
+      .requiredOption(
+        '--examples <file>',
+        'JSONL: {"query" (or "text"), "label": deep | quick | readonly_fallback}',
+      )
       .option('--out <dir>', 'where router-weights.json and router-report.html go', 'router-model')
       .option('--threshold <n>', 'confidence a tool line must reach (default 0.82)')
       .option('--seed <n>', 'seed of the split and the training order', '13')

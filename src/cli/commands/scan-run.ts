@@ -26,24 +26,43 @@ type Parts = 'both' | 'injection' | 'pii';
 
 function partsOf(opts: ScanCliOptions): Parts {
   if (opts.piiOnly && opts.injectionOnly)
-    throw new ConfigError('cli_scan_args', '--pii-only and --injection-only exclude each other', { where: 'twinline scan' });
+    throw new ConfigError('cli_scan_args', '--pii-only and --injection-only exclude each other', {
+      where: 'twinline scan',
+    });
   return opts.piiOnly ? 'pii' : opts.injectionOnly ? 'injection' : 'both';
 }
 
-const piiJson = (p: PiiFinding) => ({ type: p.type, start: p.start, end: p.end, score: p.score, tier: p.tier });
+const piiJson = (p: PiiFinding) => ({
+  type: p.type,
+  start: p.start,
+  end: p.end,
+  score: p.score,
+  tier: p.tier,
+});
 
 /**
  * The wire shape: `{verdict, score, findings:[{type,start,end,score,reason}], pii:[{type,start,
  * end,score,tier}]}`; `--injection-only` drops `pii`, `--pii-only` keeps only `pii`.
  */
-async function resultJson(text: string, channel: Channel, parts: Parts, guard?: GuardClient): Promise<Record<string, unknown>> {
+async function resultJson(
+  text: string,
+  channel: Channel,
+  parts: Parts,
+  guard?: GuardClient,
+): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   if (parts !== 'pii') {
     const guarded = guard ? await scanWithGuard(text, guard, { channel }) : undefined;
     const r: ScanResult = guarded ?? scanText(text, { channel });
     out.verdict = r.verdict;
     out.score = r.score;
-    out.findings = r.findings.map((f) => ({ type: f.type, start: f.start, end: f.end, score: f.score, reason: f.reason }));
+    out.findings = r.findings.map((f) => ({
+      type: f.type,
+      start: f.start,
+      end: f.end,
+      score: f.score,
+      reason: f.reason,
+    }));
     if (guarded) out.guard = guarded.guard;
   }
   if (parts !== 'injection') out.pii = findPii(text).map(piiJson);
@@ -139,7 +158,10 @@ export async function runScan(text: string | undefined, opts: ScanCliOptions): P
   if (parts !== 'injection') {
     const pii = findPii(input);
     lines.push(`sensitive data: ${pii.length === 0 ? 'none' : pii.length}`);
-    for (const p of pii) lines.push(`  ${p.type} [${p.start},${p.end}) ${p.tier} ${p.score}: ${JSON.stringify(input.slice(p.start, p.end))}`);
+    for (const p of pii)
+      lines.push(
+        `  ${p.type} [${p.start},${p.end}) ${p.tier} ${p.score}: ${JSON.stringify(input.slice(p.start, p.end))}`,
+      );
   }
   writeOut(`${lines.join('\n')}\n`);
 }

@@ -17,10 +17,21 @@ export const scanCommand: CommandModule = {
       .option('--channel <channel>', 'user_input | tool_output (default user_input)')
       .option('--pii-only', 'report only sensitive-data findings (type, span, tier)')
       .option('--injection-only', 'report only the injection verdict and findings')
-      .option('--guard-url <url>', 'also ask a guard model at this OpenAI-compatible base URL (off by default)')
+      .option(
+        '--guard-url <url>',
+        'also ask a guard model at this OpenAI-compatible base URL (off by default)',
+      )
       .option('--guard-model <name>', 'the guard model served there (with --guard-url)')
-      .option('--guard-format <format>', 'chat (e.g. Qwen3Guard) | classify (e.g. Llama Prompt Guard 2 on vLLM)', 'chat')
-      .option('--guard-timeout <ms>', 'give up on the guard after this long; the embedded scorer answers', '800')
+      .option(
+        '--guard-format <format>',
+        'chat (e.g. Qwen3Guard) | classify (e.g. Llama Prompt Guard 2 on vLLM)',
+        'chat',
+      )
+      .option(
+        '--guard-timeout <ms>',
+        'give up on the guard after this long; the embedded scorer answers',
+        '800',
+      )
       .action(async (text: string | undefined, opts: ScanCliOptions) => {
         const { runScan } = await import('./scan-run.js');
         await runScan(text, opts);

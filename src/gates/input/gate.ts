@@ -25,7 +25,10 @@ export interface InputGate extends GatewayStage {
   /** Checks text before it is routed to an agent. Non-allow keeps it off the automatic path. */
   check(text: string, channel?: Channel): StageDecision & { readonly scan: ScanResult };
   /** `check` plus the guard model when one is configured (otherwise the same as `check`). */
-  checkWithGuard(text: string, channel?: Channel): Promise<StageDecision & { readonly scan: ScanResult | GuardedScanResult }>;
+  checkWithGuard(
+    text: string,
+    channel?: Channel,
+  ): Promise<StageDecision & { readonly scan: ScanResult | GuardedScanResult }>;
 }
 
 function stringsIn(v: unknown, out: string[], depth = 0): string[] {
@@ -55,7 +58,11 @@ export function createInputGate(config: InputGateConfig = {}): InputGate {
     });
   };
   const guard =
-    config.guard === undefined ? undefined : 'score' in config.guard ? config.guard : createGuardClient(config.guard);
+    config.guard === undefined
+      ? undefined
+      : 'score' in config.guard
+        ? config.guard
+        : createGuardClient(config.guard);
   return {
     name: 'input',
     async checkWithGuard(text: string, channel: Channel = 'user_input') {

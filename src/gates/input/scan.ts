@@ -119,9 +119,8 @@ export function injectionPrefilter(): RecogniserPrefilter {
  * features both come from here, and so does scripts/train-injection.ts: training sees what
  * scanning sees.
  */
-export function recogniserHits(text: string): Hit[] {
+export function recogniserHits(text: string, folded: string | undefined = foldLeetspeak(text)): Hit[] {
   const hits = runRecognisers(text);
-  const folded = foldLeetspeak(text);
   if (folded === undefined) return hits;
   const seen = new Set(hits.map((h) => h.rule));
   for (const h of runRecognisers(folded))
@@ -129,11 +128,12 @@ export function recogniserHits(text: string): Hit[] {
   return hits;
 }
 
-/** The learned scorer's named inputs: the recognisers' hits plus the obfuscation marker. */
-export function learnedInputs(norm: NormalizedText): Hit[] {
-  const hits = recogniserHits(norm.text);
-  if (norm.obfuscated && norm.text.length > 0) hits.push(obfuscationMarker(norm.text.length));
-  return hits;
+/**
+ * The learned scorer's named inputs: the recognisers' hits (computed here unless given) plus the
+ * obfuscation marker.
+ */
+export function learnedInputs(norm: NormalizedText, hits: readonly Hit[] = recogniserHits(norm.text)): Hit[] {
+  return norm.obfuscated && norm.text.length > 0 ? [...hits, obfuscationMarker(norm.text.length)] : [...hits];
 }
 
 function runRecognisers(text: string): Hit[] {
@@ -192,7 +192,9 @@ export function scanText(text: string, options: ScanOptions = {}): ScanResult {
   const channel = options.channel ?? 'user_input';
   const norm = normalizeText(text);
   // the recognisers-only scorer is the one before the learned scorer, exactly (no leetspeak view)
-  const hits = options.scorer === 'recognisers' ? runRecognisers(norm.text) : recogniserHits(norm.text);
+  const folded = options.scorer === 'recognisers' ? undefined : foldLeetspeak(norm.text);
+  const hits =
+    options.scorer === 'recognisers' ? runRecognisers(norm.text) : recogniserHits(norm.text, folded);
   const findings: Finding[] = [];
   for (const h of hits) {
     const range = toOriginalRange(norm, h.start, h.end);
@@ -205,7 +207,8 @@ export function scanText(text: string, options: ScanOptions = {}): ScanResult {
     });
   }
   const all: Hit[] = [...hits];
-  for (const payload of decodeBase64Payloads(text)) {
+  const payloads = decodeBase64Payloads(text);
+  for (const payload of payloads) {
     const inner = runRecognisers(normalizeText(payload.decoded).text);
     if (inner.length === 0) continue;
     const carrier: Hit = {
@@ -252,9 +255,9 @@ export function scanText(text: string, options: ScanOptions = {}): ScanResult {
     score = 0;
   } else {
     const model = shippedInjectionModel();
-    let best: LearnedScore = learnedScore(model, channel, norm.text, learnedInputs(norm));
+    let best: LearnedScore = learnedScore(model, channel, norm.text, learnedInputs(norm, hits), folded);
     let bestRange = toOriginalRange(norm, best.start, best.end);
-    for (const payload of decodeBase64Payloads(text)) {
+    for (const payload of payloads) {
       const inner = normalizeText(payload.decoded);
       const s = learnedScore(model, channel, inner.text, learnedInputs(inner));
       if (s.logit > best.logit) {

@@ -22,7 +22,13 @@ export interface GuardConfig {
 }
 
 export type GuardOutcome =
-  | { readonly ok: true; readonly score: number; readonly label: string; readonly latencyMs: number; readonly model: string }
+  | {
+      readonly ok: true;
+      readonly score: number;
+      readonly label: string;
+      readonly latencyMs: number;
+      readonly model: string;
+    }
   | { readonly ok: false; readonly error: string; readonly latencyMs: number; readonly model: string };
 
 export interface GuardClient {
@@ -47,16 +53,24 @@ export function createGuardClient(config: GuardConfig): GuardClient {
   try {
     url = new URL(config.baseUrl);
   } catch {
-    throw new ConfigError('guard_url', `not a URL: ${JSON.stringify(config.baseUrl)}`, { where: 'guard.baseUrl' });
+    throw new ConfigError('guard_url', `not a URL: ${JSON.stringify(config.baseUrl)}`, {
+      where: 'guard.baseUrl',
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new ConfigError('guard_url', `must be http(s), got ${url.protocol}`, { where: 'guard.baseUrl' });
-  if (!config.model) throw new ConfigError('guard_model', 'a guard model name is required', { where: 'guard.model' });
+  if (!config.model)
+    throw new ConfigError('guard_model', 'a guard model name is required', { where: 'guard.model' });
   const format = config.format ?? 'chat';
   if (format !== 'chat' && format !== 'classify')
-    throw new ConfigError('guard_format', `format must be chat | classify, got ${JSON.stringify(format)}`, { where: 'guard.format' });
+    throw new ConfigError('guard_format', `format must be chat | classify, got ${JSON.stringify(format)}`, {
+      where: 'guard.format',
+    });
   const timeoutMs = config.timeoutMs ?? 800;
-  if (!(timeoutMs > 0)) throw new ConfigError('guard_timeout', `timeoutMs must be positive, got ${timeoutMs}`, { where: 'guard.timeoutMs' });
+  if (!(timeoutMs > 0))
+    throw new ConfigError('guard_timeout', `timeoutMs must be positive, got ${timeoutMs}`, {
+      where: 'guard.timeoutMs',
+    });
   const resolved = {
     baseUrl: config.baseUrl.replace(/\/+$/, ''),
     model: config.model,
@@ -77,7 +91,9 @@ export function createGuardClient(config: GuardConfig): GuardClient {
           ? {
               model: resolved.model,
               // third-party text is moderated as what it is: content handed to the model
-              messages: [{ role: 'user', content: channel === 'tool_output' ? `[tool output]\n${text}` : text }],
+              messages: [
+                { role: 'user', content: channel === 'tool_output' ? `[tool output]\n${text}` : text },
+              ],
               max_tokens: 32,
               temperature: 0,
             }
@@ -102,8 +118,12 @@ export function createGuardClient(config: GuardConfig): GuardClient {
       }
       const probs = json.data?.[0]?.probs;
       const p = Array.isArray(probs) ? probs[resolved.maliciousIndex] : undefined;
-      if (typeof p !== 'number' || !(p >= 0 && p <= 1)) throw new Error('no data[0].probs for the malicious class');
-      return { score: p, label: typeof json.data?.[0]?.label === 'string' ? (json.data[0].label as string) : 'classified' };
+      if (typeof p !== 'number' || !(p >= 0 && p <= 1))
+        throw new Error('no data[0].probs for the malicious class');
+      return {
+        score: p,
+        label: typeof json.data?.[0]?.label === 'string' ? (json.data[0].label as string) : 'classified',
+      };
     } finally {
       clearTimeout(timer);
     }
@@ -115,11 +135,21 @@ export function createGuardClient(config: GuardConfig): GuardClient {
       const t0 = performance.now();
       try {
         const v = await call(text, channel);
-        return { ok: true, ...v, latencyMs: Math.round((performance.now() - t0) * 10) / 10, model: resolved.model };
+        return {
+          ok: true,
+          ...v,
+          latencyMs: Math.round((performance.now() - t0) * 10) / 10,
+          model: resolved.model,
+        };
       } catch (err) {
         const e = err as Error;
         const error = e.name === 'AbortError' ? `timed out after ${timeoutMs} ms` : e.message;
-        return { ok: false, error, latencyMs: Math.round((performance.now() - t0) * 10) / 10, model: resolved.model };
+        return {
+          ok: false,
+          error,
+          latencyMs: Math.round((performance.now() - t0) * 10) / 10,
+          model: resolved.model,
+        };
       }
     },
   };

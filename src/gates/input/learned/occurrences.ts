@@ -79,25 +79,51 @@ const LEET_FOLD: Readonly<Record<number, number>> = {
 };
 
 /**
- * `text` with leetspeak folded back to letters inside tokens that mix letters with digits or
- * `@ $ !` (`1gn0r3` → `ignore`), the same tokens `occurrencesOf` folds; one unit for one unit,
- * so offsets stay valid. Undefined when no token needs folding (most text).
+ * `text` with leetspeak folded back to letters inside the tokens `occurrencesOf` folds (letters
+ * mixed with digits or `@ $ !`, three or more units: `1gn0r3` → `ignore`); one unit for one unit,
+ * so offsets stay valid. Undefined when no token needs folding (most text). A hand-written loop
+ * with the same token rules as `occurrencesOf`: a regex here cost a tenth of the scan.
  */
 export function foldLeetspeak(text: string): string | undefined {
-  const re =
-    /[a-z0-9@$!\u00c0-\u024f]*(?:[a-z\u00c0-\u024f][0-9@$!]|[0-9@$!][a-z\u00c0-\u024f])[a-z0-9@$!\u00c0-\u024f]*/g;
-  let changed = false;
-  const out = text.replace(re, (tokenText) => {
-    if (tokenText.length < 3) return tokenText;
-    changed = true;
-    let t = '';
-    for (let k = 0; k < tokenText.length; k++) {
-      const c = tokenText.charCodeAt(k);
-      t += String.fromCharCode(LEET_FOLD[c] ?? c);
+  let out: string[] | undefined;
+  let copied = 0;
+  let start = -1;
+  let letters = 0;
+  let others = 0;
+  const endToken = (end: number) => {
+    if (letters > 0 && others > 0 && letters + others >= 3) {
+      out ??= [];
+      out.push(text.slice(copied, start));
+      let t = '';
+      for (let k = start; k < end; k++) {
+        const c = text.charCodeAt(k);
+        t += String.fromCharCode(LEET_FOLD[c] ?? c);
+      }
+      out.push(t);
+      copied = end;
     }
-    return t;
-  });
-  return changed ? out : undefined;
+    start = -1;
+    letters = 0;
+    others = 0;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (isLetter(c)) {
+      if (start < 0) start = i;
+      letters++;
+    } else if (
+      isDigit(c) ||
+      (start >= 0 && isLeetSign(c)) ||
+      (isLeetSign(c) && isLetter(text.charCodeAt(i + 1)))
+    ) {
+      if (start < 0) start = i;
+      others++;
+    } else if (start >= 0) endToken(i);
+  }
+  if (start >= 0) endToken(text.length);
+  if (!out) return undefined;
+  out.push(text.slice(copied));
+  return out.join('');
 }
 
 /** Scratch for one token's code units after folding. */

@@ -34,9 +34,10 @@ export function windowLogits(model: InjectionModel, channel: Channel, f: TextFea
     const { lo, hi } = f.windows[w]!;
     let z = bias;
     if (hi > lo) z += (prefix[hi]! - prefix[lo]!) / Math.sqrt(hi - lo);
-    for (const b of windowNamed(f, w, namedScratch)) z += weights[b]!;
     out[w] = z;
   }
+  for (let w = 0; w < f.windows.length; w++)
+    for (const b of windowNamed(f, w, namedScratch)) out[w]! += weights[b]!;
   return out;
 }
 
@@ -48,8 +49,9 @@ export function learnedScore(
   channel: Channel,
   normalized: string,
   hits: readonly RecogniserHitLike[],
+  folded?: string,
 ): LearnedScore {
-  const f = textFeatures(normalized, hits);
+  const f = textFeatures(normalized, hits, folded);
   const logits = windowLogits(model, channel, f);
   let best = 0;
   for (let w = 1; w < logits.length; w++) if (logits[w]! > logits[best]!) best = w;

@@ -10,6 +10,7 @@
  * matched inside the window, and the window's position (only, first, middle, last). No length
  * feature: in any hand-made corpus attacks and requests differ in length, and that is no signal.
  */
+import { RecogniserPrefilter } from '../recogniser-prefilter.js';
 import { CUES } from './cues.js';
 import { foldLeetspeak, namedBucket, type Occurrences, occurrencesOf } from './occurrences.js';
 
@@ -31,6 +32,8 @@ export interface TextFeatures {
   readonly named: readonly NamedHit[];
   /** [start, end) of each window in normalised units, and its occurrence range [lo, hi). */
   readonly windows: ReadonlyArray<{ start: number; end: number; lo: number; hi: number }>;
+  /** Per window, the named hits (indexes into `named`) overlapping it. */
+  readonly byWindow: ReadonlyArray<readonly number[]>;
 }
 
 const CUE_BUCKETS = CUES.map((cue) => namedBucket(cue.id));
@@ -60,10 +63,18 @@ export interface RecogniserHitLike {
   readonly end: number;
 }
 
+// The recognisers' keyword pre-filter, over the cues: a cue whose required literals are absent
+// cannot match, so its regex is skipped (exact, only faster; see recogniser-prefilter.ts).
+let cuePrefilter: RecogniserPrefilter | undefined;
+const cueMay = new Uint8Array(CUES.length);
+
 /** Every cue hit in `text` (at most a few per cue). */
 export function cueHits(text: string): NamedHit[] {
   const out: NamedHit[] = [];
+  cuePrefilter ??= new RecogniserPrefilter(CUES);
+  cuePrefilter.select(text, cueMay);
   for (let k = 0; k < CUES.length; k++) {
+    if (cueMay[k] !== 1) continue;
     const re = CUES[k]!.pattern;
     re.lastIndex = 0;
     let n = 0;
@@ -80,9 +91,13 @@ export function cueHits(text: string): NamedHit[] {
 }
 
 /** Features of one normalised text. The occurrence buffers are shared: use before the next call. */
-export function textFeatures(text: string, hits: readonly RecogniserHitLike[]): TextFeatures {
-  // cues read the leetspeak-folded view too (offsets are the same)
-  const named: NamedHit[] = cueHits(foldLeetspeak(text) ?? text);
+export function textFeatures(
+  text: string,
+  hits: readonly RecogniserHitLike[],
+  folded: string | undefined = foldLeetspeak(text),
+): TextFeatures {
+  // cues read the leetspeak-folded view (offsets are the same)
+  const named: NamedHit[] = cueHits(folded ?? text);
   for (const h of hits) {
     named.push({
       bucket: bucketOfName(`rule.${h.rule}`),
@@ -109,16 +124,25 @@ export function textFeatures(text: string, hits: readonly RecogniserHitLike[]): 
     windows.push({ start, end, lo, hi });
     if (end >= len) break;
   }
-  return { occ, named, windows };
+  // window k covers [k·STRIDE, k·STRIDE + WINDOW): a hit overlaps windows from the first whose end
+  // passes its start to the last whose start is before its end
+  const byWindow: number[][] = windows.map(() => []);
+  named.forEach((h, i) => {
+    const from = Math.max(0, Math.floor((h.start - WINDOW) / STRIDE) + 1);
+    const to = Math.min(windows.length - 1, Math.floor(Math.max(h.end - 1, h.start) / STRIDE));
+    for (let k = from; k <= to; k++) byWindow[k]!.push(i);
+  });
+  return { occ, named, windows, byWindow };
 }
 
-/** The named features (buckets) of window `w`: shape plus every named hit overlapping it. */
+/** The named features (buckets) of window `w`: its position plus every named hit overlapping it. */
 export function windowNamed(f: TextFeatures, w: number, out: number[] = []): number[] {
   out.length = 0;
   const win = f.windows[w]!;
   const count = f.windows.length;
   out.push(count === 1 ? SHAPE.only : w === 0 ? SHAPE.first : w === count - 1 ? SHAPE.last : SHAPE.middle);
-  for (const h of f.named) {
+  for (const i of f.byWindow[w]!) {
+    const h = f.named[i]!;
     if (h.start < win.end && h.end > win.start && !out.includes(h.bucket)) out.push(h.bucket);
   }
   return out;
