@@ -69,7 +69,7 @@ export function segmentedText(text: string): string {
   return `|${wordTokens(text).join('|')}|`;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * Regexp source matching any of `words` on a `segmentedText` string, starting and ending on word
@@ -77,6 +77,6 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * part of one ("审查" does not contain 查).
  */
 export function wholeWords(words: readonly string[]): string {
-  const alts = words.map((w) => [...w].map(escape).join('\\|?'));
+  const alts = words.map((w) => [...w].map(escapeRegExp).join('\\|?'));
   return `(?<=\\|)(?:${alts.join('|')})(?=\\|)`;
 }

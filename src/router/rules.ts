@@ -284,7 +284,8 @@ export function matchRules(
   const hits: RuleHit[] = [];
   let words = segmented;
   for (const r of rules) {
-    const subject = r.on === 'words' ? (words ??= segmentedText(normalized)) : normalized;
+    if (r.on === 'words' && words === undefined) words = segmentedText(normalized);
+    const subject = r.on === 'words' ? words! : normalized;
     if (r.pattern.test(subject)) hits.push({ id: r.id, lean: r.lean, weight: r.weight });
   }
   if (systemsMentioned(normalized).length >= 2) {
