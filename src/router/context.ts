@@ -1,4 +1,4 @@
-import { segmentedText, wordTokens } from '../core/index.js';
+import { wordTokens } from '../core/index.js';
 import { matchRules, systemsMentioned } from './rules.js';
 import type { RuleHit } from './types.js';
 
@@ -28,11 +28,12 @@ const URGENT =
   /尽快|马上|立刻|立即|赶紧|急|现在就|\basap\b|\burgent(?:ly)?\b|\bright (?:now|away)\b|\bimmediately\b|\btoday\b|今天/;
 
 export function requestContext(normalized: string): RequestContext {
-  const segmented = segmentedText(normalized);
+  // segmented once: the word list and its `|`-joined form (segmentedText) come from one pass
+  const words = wordTokens(normalized);
+  const segmented = `|${words.join('|')}|`;
   const rules = matchRules(normalized, undefined, segmented);
   const systems = systemsMentioned(normalized);
   const features: string[] = [];
-  const words = wordTokens(normalized);
   let prevHan = '';
   for (const w of words) {
     if (HAN.test(w)) {
