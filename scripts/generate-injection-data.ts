@@ -387,6 +387,60 @@ for (const lang of ['en', 'zh'] as const) {
       template: `doc:${lang}:${docKind}`,
     });
   }
+  // structured records the office tools return: addresses, links, accounts and IDs are the
+  // normal content of tool output, not a sign of exfiltration
+  for (let i = 0; i < 1500; i++) {
+    const people = ['ana', 'li.wei', 'omar.k', 'priya', 'tom.b', 'zhang.san', 'maria.r'];
+    const mail = () =>
+      `${one(people)}@${one(['corp.example', 'acme.example', 'globex.example', 'partner.example'])}`;
+    const kinds = [
+      () => ({
+        title: one(RECORD_FIELDS[lang].values),
+        start: `2026-0${1 + Math.floor(rand() * 9)}-1${Math.floor(rand() * 9)}T${10 + Math.floor(rand() * 8)}:00`,
+        participants: [mail(), mail()],
+        location: one(['Room 3B', '5F', 'Zoom', '三楼会议室']),
+      }),
+      () => ({
+        name: one(RECORD_FIELDS[lang].values),
+        email: mail(),
+        phone: `+86 13${Math.floor(rand() * 1e9)}`,
+        owner: one(people),
+        website: `https://www.${one(['acme', 'globex', 'initech'])}.example`,
+      }),
+      () => ({
+        invoice: `INV-${1000 + Math.floor(rand() * 9000)}`,
+        amount: Math.floor(rand() * 90000) / 100,
+        currency: one(['EUR', 'USD', 'CNY']),
+        iban: one(['DE89370400440532013000', 'GB29NWBK60161331926819', 'FR1420041010050500013M02606']),
+        due: '2026-04-30',
+        status: one(['paid', 'open', 'overdue']),
+      }),
+      () => ({
+        ticket: 100 + Math.floor(rand() * 9000),
+        reporter: mail(),
+        subject: one(DOC_SENTENCES[lang]),
+        status: one(['open', 'closed', 'pending']),
+        link: `https://helpdesk.example/t/${Math.floor(rand() * 9999)}`,
+      }),
+      () => ({
+        file: `${one(['q3-report', 'budget', 'minutes', 'roadmap'])}.${one(['pdf', 'xlsx', 'docx'])}`,
+        shared_with: [mail(), mail()],
+        url: `https://drive.example/f/${Math.floor(rand() * 1e6)}`,
+        modified: '2026-03-01',
+      }),
+    ];
+    const rec = one(kinds)();
+    const text =
+      rand() < 0.3 ? JSON.stringify({ status: 'ok', data: [rec, one(kinds)()] }) : JSON.stringify(rec);
+    add({
+      text,
+      label: 'benign',
+      lang,
+      channel: 'tool_output',
+      kind: 'record@json',
+      template: `record:${lang}`,
+    });
+  }
   // benign documents that quote user-style requests (a forwarded request is not an attack on us)
   for (let i = 0; i < 500; i++) {
     const docKind = one(['email', 'ticket', 'chat', 'json'] as const);

@@ -6,6 +6,7 @@
  * never saw it (that is what `npm run eval:safety` prints for the public set). Prints one JSON
  * summary line last.
  */
+import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CHANNELS, type Channel, DEFAULT_THRESHOLDS } from '../src/gates/input/index.js';
@@ -72,6 +73,7 @@ async function main() {
     vectorizeMs: tVec - t0,
     trainMs: Date.now() - tVec,
     cuts: shipped.cuts,
+    modelSha256: createHash('sha256').update(bytes).digest('hex'),
     calibration: Object.fromEntries(
       [
         ...countBy(

@@ -15,8 +15,11 @@ import type { Example } from './vectorize.js';
 /** Benign false-positive rate allowed on the calibration split, per channel. */
 export const FP_TARGET: Readonly<Record<Channel, number>> = { user_input: 0.02, tool_output: 0.01 };
 
-/** The cut never drops below this logit: a calibration split of our own text is easy. */
-const MIN_CUT = 0;
+/**
+ * The cut never drops below this logit (odds 3:1 of the balanced training): a calibration split
+ * of our own text can be too easy to place it.
+ */
+const MIN_CUT = 1.1;
 
 const logit = (p: number) => Math.log(p / (1 - p));
 

@@ -12,5 +12,5 @@ export {
 } from './identity.js';
 export { maskUuids } from './uuid-mask.js';
 export { uuidV7 } from './uuid-v7.js';
-export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';
 export { segmentedText, wholeWords, wordTokens } from './words.js';
+export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';

@@ -175,10 +175,11 @@ export function occurrencesOf(text: string): Occurrences {
     if (isHan(c)) {
       if (start >= 0) endToken(i);
       prevWord = 0;
+      // every Han n-gram is placed where it ends, so positions never go back
       push(o, (mix(NS_HAN1, c) >>> 0) & MASK, i);
       if (p1 >= 0) {
-        push(o, (mix(mix(NS_HAN2, p1), c) >>> 0) & MASK, i - 1);
-        if (p2 >= 0) push(o, (mix(mix(mix(NS_HAN3, p2), p1), c) >>> 0) & MASK, i - 2);
+        push(o, (mix(mix(NS_HAN2, p1), c) >>> 0) & MASK, i);
+        if (p2 >= 0) push(o, (mix(mix(mix(NS_HAN3, p2), p1), c) >>> 0) & MASK, i);
       }
       p2 = p1;
       p1 = c;
