@@ -13,6 +13,13 @@ export interface TrainOptions {
   dim?: number;
   epochs?: number;
   seed?: number;
+  /**
+   * Share of steps in which half of the request's features are hidden (default 0.5). A request
+   * in words the training set never used shows the model only part of what it knows; training
+   * on such partial views teaches it that part of the evidence still points to a line, instead
+   * of leaving an unfamiliar request to the class the bias favours.
+   */
+  dropout?: number;
 }
 
 interface Encoded {
@@ -69,10 +76,18 @@ export function trainRouterModel(rows: readonly LabelledRequest[], options: Trai
   const classWeight = counts.map((c) => data.length / (K * Math.max(1, c)));
   const order = data.map((_, i) => i);
   const model: RouterModel = { version: 1, dim, classes: ROUTE_CLASSES, temperature: 1, bias, weights };
+  const dropout = options.dropout ?? 0.5;
+  const partial = (v: SparseVector): SparseVector => {
+    const keep: number[] = [];
+    for (let j = 0; j < v.index.length; j++) if (rand() < 0.5) keep.push(j);
+    if (keep.length === 0) return v;
+    return { index: Int32Array.from(keep, (j) => v.index[j]!), value: Float32Array.from(keep, (j) => v.value[j]!) };
+  };
   for (let epoch = 0; epoch < epochs; epoch++) {
     shuffleSeeded(order, rand);
     for (const i of order) {
-      const { vec, y } = data[i]!;
+      const { y } = data[i]!;
+      const vec = rand() < dropout ? partial(data[i]!.vec) : data[i]!.vec;
       const p = softmax(modelLogits(model, vec));
       const cw = classWeight[y]!;
       for (let c = 0; c < K; c++) {
