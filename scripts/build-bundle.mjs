@@ -322,10 +322,11 @@ for (const file of ['src/router/model/router-weights.json', 'src/gates/input/mod
 // output and stamped with a digest of its keywords: `twinline scan` and every first scan of a
 // process read it instead of building the automata.
 {
-  const { injectionPrefilter, KEYWORD_INDEX_ARTIFACT } = await import(
-    resolve(root, 'dist/gates/input/index.js')
-  );
+  const { injectionPrefilter, KEYWORD_INDEX_ARTIFACT, cuePrefilter, CUE_KEYWORD_INDEX_ARTIFACT } =
+    await import(resolve(root, 'dist/gates/input/index.js'));
   writeAtomically(resolve(outdir, KEYWORD_INDEX_ARTIFACT), injectionPrefilter().indexBytes());
+  // and the learned scorer's cues (src/gates/input/learned/windows.ts)
+  writeAtomically(resolve(outdir, CUE_KEYWORD_INDEX_ARTIFACT), cuePrefilter().indexBytes());
 }
 
 /**

@@ -45,7 +45,7 @@ function chooseCut(trained: Trained, calibration: readonly Example[], target: nu
 }
 
 export function fitChannels(examples: readonly Example[], opts: Partial<LearnOptions> = {}): Fitted {
-  const channels = {} as Record<Channel, { bias: number; weights: Float32Array }>;
+  const channels = {} as Record<Channel, { bias: number; weights: Float32Array; scale: number }>;
   const cuts = {} as Record<Channel, number>;
   for (const ch of CHANNELS) {
     const mine = examples.filter((e) => e.row.channel === ch);
@@ -61,7 +61,8 @@ export function fitChannels(examples: readonly Example[], opts: Partial<LearnOpt
     cuts[ch] = cut;
     channels[ch] = {
       bias: trained.bias - cut + logit(DEFAULT_THRESHOLDS[ch].review),
-      weights: trained.weights,
+      weights: trained.weights as Float32Array,
+      scale: 1,
     };
   }
   return { model: { bits: 18, channels }, cuts };

@@ -26,7 +26,9 @@ export const DEFAULT_LEARN: LearnOptions = { epochs: 12, lr: 0.2, l2: 1e-6, seed
 
 export interface Trained {
   bias: number;
-  weights: Float32Array;
+  weights: Float32Array | Int8Array;
+  /** weights are `weights[i] × scale`; 1 for a model being trained */
+  scale?: number;
 }
 
 function mulberry32(seed: number): () => number {
@@ -41,9 +43,9 @@ function mulberry32(seed: number): () => number {
 }
 
 export function dot(m: Trained, v: WindowVector): number {
-  let z = m.bias;
+  let z = 0;
   for (let i = 0; i < v.index.length; i++) z += m.weights[v.index[i]!]! * v.value[i]!;
-  return z;
+  return m.bias + (m.scale ?? 1) * z;
 }
 
 /** The highest window logit of an example. */
@@ -55,7 +57,8 @@ export function exampleLogit(m: Trained, e: Example): number {
 
 export function learn(examples: readonly Example[], opts: LearnOptions = DEFAULT_LEARN): Trained {
   const rand = mulberry32(opts.seed);
-  const m: Trained = { bias: 0, weights: new Float32Array(FEATURE_DIM) };
+  const weights = new Float32Array(FEATURE_DIM);
+  const m: Trained = { bias: 0, weights };
   const g2 = new Float32Array(FEATURE_DIM).fill(1e-8);
   let biasG2 = 1e-8;
   // balance the two labels
@@ -73,9 +76,9 @@ export function learn(examples: readonly Example[], opts: LearnOptions = DEFAULT
     const g = (p - y) * weight;
     for (let i = from; i < to; i++) {
       const j = v.index[i]!;
-      const gi = g * v.value[i]! + opts.l2 * m.weights[j]!;
+      const gi = g * v.value[i]! + opts.l2 * weights[j]!;
       g2[j]! += gi * gi;
-      m.weights[j]! -= (opts.lr * gi) / Math.sqrt(g2[j]!);
+      weights[j]! -= (opts.lr * gi) / Math.sqrt(g2[j]!);
     }
     biasG2 += g * g;
     m.bias -= (opts.lr * g) / Math.sqrt(biasG2);

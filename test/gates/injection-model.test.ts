@@ -27,5 +27,5 @@ describe('the shipped injection model', () => {
     expect(summary.calibration['user_input/generated']!.fpr).toBeLessThanOrEqual(3);
     expect(summary.calibration['tool_output/generated']!.recall).toBeGreaterThanOrEqual(85);
     expect(summary.calibration['tool_output/generated']!.fpr).toBeLessThanOrEqual(1);
-  });
+  }, 300_000); // ~10 s alone; generous for a loaded machine
 });

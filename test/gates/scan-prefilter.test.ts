@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { normalizeText, RECOGNISERS, scanText } from '../../src/gates/input/index.js';
 import { KeywordIndex } from '../../src/gates/input/keyword-index.js';
+import { CUES } from '../../src/gates/input/learned/cues.js';
 import { RECOGNISER_KEYWORDS } from '../../src/gates/input/recogniser-keywords.js';
 import { RecogniserPrefilter } from '../../src/gates/input/recogniser-prefilter.js';
 import { patternKey, requiredLiterals } from '../../src/gates/input/required-literals.js';
@@ -34,7 +35,12 @@ describe('requiredLiterals', () => {
     for (const rec of RECOGNISERS) {
       expect(table.get(patternKey(rec.pattern)), rec.id).toEqual(requiredLiterals(rec.pattern));
     }
-    expect(table.size).toBe(new Set(RECOGNISERS.map((r) => patternKey(r.pattern))).size);
+    for (const cue of CUES) {
+      // null in the table: no literal every match must contain (the cue always runs)
+      expect(table.has(patternKey(cue.pattern)), cue.id).toBe(true);
+      expect(table.get(patternKey(cue.pattern)) ?? undefined, cue.id).toEqual(requiredLiterals(cue.pattern));
+    }
+    expect(table.size).toBe(new Set([...RECOGNISERS, ...CUES].map((r) => patternKey(r.pattern))).size);
   });
 
   it('derives a pre-filter for every recogniser', () => {

@@ -5,8 +5,9 @@
  *
  * File layout (little-endian): "TWIJ", u32 version (1), u32 feature bits, u32 channel count,
  * then per channel in CHANNELS order: f32 bias, f32 scale, int8[2^bits] weights (weight =
- * int8 × scale). Quantised to int8 the file is a quarter of float32 (512 KiB for two channels)
- * and decodes in well under a millisecond.
+ * int8 × scale). Quantised to int8 the file is a quarter of float32 (512 KiB for two channels);
+ * a decoded model keeps the int8 weights as views of the file's bytes and applies the scale to
+ * sums, so loading is one read and no conversion.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +20,9 @@ export class InjectionModelError extends TwinlineError {}
 
 export interface ChannelModel {
   bias: number;
-  weights: Float32Array;
+  /** Each weight is `weights[i] × scale` (a trained float model has scale 1). */
+  weights: Float32Array | Int8Array;
+  scale: number;
 }
 
 export interface InjectionModel {
@@ -39,7 +42,8 @@ export function encodeInjectionModel(model: InjectionModel): Uint8Array {
   buf.writeUInt32LE(CHANNELS.length, 12);
   let at = 16;
   for (const ch of CHANNELS) {
-    const { bias, weights } = model.channels[ch];
+    const { bias, weights: raw, scale: given } = model.channels[ch];
+    const weights = Float32Array.from(raw, (w) => w * given);
     let max = 0;
     for (let i = 0; i < dim; i++) max = Math.max(max, Math.abs(weights[i]!));
     const scale = max === 0 ? 1 : max / 127;
@@ -77,10 +81,7 @@ export function decodeInjectionModel(bytes: Uint8Array, where: string): Injectio
     const bias = view.getFloat32(at, true);
     const scale = view.getFloat32(at + 4, true);
     at += 8;
-    const q = new Int8Array(bytes.buffer, bytes.byteOffset + at, dim);
-    const weights = new Float32Array(dim);
-    for (let i = 0; i < dim; i++) weights[i] = q[i]! * scale;
-    channels[ch] = { bias, weights };
+    channels[ch] = { bias, scale, weights: new Int8Array(bytes.buffer, bytes.byteOffset + at, dim) };
     at += dim;
   }
   return { bits, channels };

@@ -24,7 +24,7 @@ const namedScratch: number[] = [];
 
 /** Window logits of already-extracted features. */
 export function windowLogits(model: InjectionModel, channel: Channel, f: TextFeatures): Float64Array {
-  const { bias, weights } = model.channels[channel];
+  const { bias, weights, scale } = model.channels[channel];
   const { occ } = f;
   if (prefix.length < occ.n + 1) prefix = new Float64Array((occ.n + 1) * 2);
   prefix[0] = 0;
@@ -32,12 +32,11 @@ export function windowLogits(model: InjectionModel, channel: Channel, f: TextFea
   const out = new Float64Array(f.windows.length);
   for (let w = 0; w < f.windows.length; w++) {
     const { lo, hi } = f.windows[w]!;
-    let z = bias;
-    if (hi > lo) z += (prefix[hi]! - prefix[lo]!) / Math.sqrt(hi - lo);
-    out[w] = z;
+    let z = hi > lo ? (prefix[hi]! - prefix[lo]!) / Math.sqrt(hi - lo) : 0;
+    for (const b of windowNamed(f, w, namedScratch)) z += weights[b]!;
+    // one scale per channel: applied to the sum, not to every weight
+    out[w] = bias + scale * z;
   }
-  for (let w = 0; w < f.windows.length; w++)
-    for (const b of windowNamed(f, w, namedScratch)) out[w]! += weights[b]!;
   return out;
 }
 
@@ -56,13 +55,13 @@ export function learnedScore(
   let best = 0;
   for (let w = 1; w < logits.length; w++) if (logits[w]! > logits[best]!) best = w;
   const win = f.windows[best]!;
-  const weights = model.channels[channel].weights;
+  const { weights, scale } = model.channels[channel];
   const seen = new Set<string>();
   const evidence: Array<{ name: string; weight: number }> = [];
   for (const h of f.named) {
     if (h.start >= win.end || h.end <= win.start || seen.has(h.name)) continue;
     seen.add(h.name);
-    const weight = weights[h.bucket]!;
+    const weight = weights[h.bucket]! * scale;
     if (weight > 0) evidence.push({ name: h.name, weight: Math.round(weight * 100) / 100 });
   }
   evidence.sort((a, b) => b.weight - a.weight);

@@ -10,6 +10,8 @@
  * matched inside the window, and the window's position (only, first, middle, last). No length
  * feature: in any hand-made corpus attacks and requests differ in length, and that is no signal.
  */
+import { CUE_KEYWORD_INDEX_ARTIFACT, prebuiltKeywordIndex } from '../prebuilt-keyword-index.js';
+import { RECOGNISER_KEYWORDS } from '../recogniser-keywords.js';
 import { RecogniserPrefilter } from '../recogniser-prefilter.js';
 import { CUES } from './cues.js';
 import { foldLeetspeak, namedBucket, type Occurrences, occurrencesOf } from './occurrences.js';
@@ -65,14 +67,23 @@ export interface RecogniserHitLike {
 
 // The recognisers' keyword pre-filter, over the cues: a cue whose required literals are absent
 // cannot match, so its regex is skipped (exact, only faster; see recogniser-prefilter.ts).
-let cuePrefilter: RecogniserPrefilter | undefined;
+// Requirements come from the generated table, the index from the build (dist/bundle/), so a
+// one-shot scan derives and builds neither.
+let prefilter: RecogniserPrefilter | undefined;
 const cueMay = new Uint8Array(CUES.length);
+
+/** The cues' keyword pre-filter (built on first use unless the build left its index). */
+export function cuePrefilter(): RecogniserPrefilter {
+  prefilter ??= new RecogniserPrefilter(CUES, RECOGNISER_KEYWORDS, (keywords) =>
+    prebuiltKeywordIndex(keywords, CUE_KEYWORD_INDEX_ARTIFACT),
+  );
+  return prefilter;
+}
 
 /** Every cue hit in `text` (at most a few per cue). */
 export function cueHits(text: string): NamedHit[] {
   const out: NamedHit[] = [];
-  cuePrefilter ??= new RecogniserPrefilter(CUES);
-  cuePrefilter.select(text, cueMay);
+  cuePrefilter().select(text, cueMay);
   for (let k = 0; k < CUES.length; k++) {
     if (cueMay[k] !== 1) continue;
     const re = CUES[k]!.pattern;
