@@ -999,6 +999,27 @@ const COMPOSE = {
       'did I get my {y}',
       'who owns {y}',
     ],
+    look: ['show', 'show me', 'pull', 'pull up', 'list', 'get me', 'give me', 'what are', 'fetch', 'open'],
+    what: [
+      'the {enDept} team’s {x}',
+      '{region} {x}',
+      'my {x}',
+      'the {x} of {enCustomer}',
+      "{enPerson}'s {x}",
+      'every {x} of {enPerson}',
+      'our {x}',
+    ],
+    region: ['north region', 'east region', 'APAC', 'the west region', 'Berlin office', 'south region'],
+    when: [
+      'for last week',
+      'for yesterday',
+      'this month',
+      'for today',
+      'from last Friday',
+      'for the next seven days',
+      'this week',
+      '',
+    ],
     y: [
       'next meeting',
       'leave balance',
@@ -1048,6 +1069,9 @@ const COMPOSE = {
     ],
     tail: ['', '到{zhTime2}', '一下', '，谢谢', '给{zhPerson}', '为已完成'],
     ask: ['我的{y}是什么时候', '我还剩多少{y}', '我的{y}批了吗', '我的{y}在哪', '我的{y}到了没', '{y}归谁管'],
+    look: ['查看', '拉一下', '看看', '列出', '给我看', '调出', '打开', '导出'],
+    what: ['{zhDept}的{x}', '华东区的{x}', '我的{x}', '{zhCustomer}的{x}', '{zhPerson}的{x}', '我们的{x}'],
+    when: ['上周', '昨天', '本月', '今天', '上周五以来', '未来七天', '这周', ''],
     y: [
       '下一个会',
       '年假',
@@ -1079,6 +1103,16 @@ for (let i = 0; i < 700; i++) {
   const qz = `${compose(dz, ['verb'])}${compose(dz, ['scope'])}${compose(dz, ['out'])}`;
   add(paraphraseZh(qz, qz), 'deep', 'zh', `deep-zh-compose-${i % 40}`);
   const k = COMPOSE.quickEn;
+  // one lookup of a figure for one period is quick, even when the figure is an aggregate
+  const look = joinEn(
+    compose(k, ['look']),
+    compose({ ...k, x: COMPOSE.deepEn.x }, ['what']),
+    compose(k, ['when']),
+  );
+  add(paraphraseEn(look, look), 'quick', 'en', `quick-en-lookup-${i % 40}`);
+  const kz0 = COMPOSE.quickZh;
+  const lookZh = `${compose(kz0, ['look'])}${compose(kz0, ['when'])}${compose({ ...kz0, x: COMPOSE.deepZh.x }, ['what'])}`;
+  add(paraphraseZh(lookZh, lookZh), 'quick', 'zh', `quick-zh-lookup-${i % 40}`);
   const qe =
     i % 2 === 0
       ? joinEn(compose(k, ['verb']), compose(k, ['obj']), compose(k, ['tail']))

@@ -63,7 +63,11 @@ export function route(query: string, options?: RouteOptions & { model?: RouterMo
   const classifier = { deep: p[0]!, quick: p[1]!, readonly_fallback: p[2]! };
   const hits = context.rules;
   const prior = historyPrior(options?.recent);
-  const combined = prior.length > 0 ? combineScores(classifier, prior) : classifier;
+  // Rules count twice, on purpose: as classifier features (their learned weight weighs them
+  // against the rest of the request) and as the bounded log-odds evidence of docs/router.md
+  // (an undecided classifier is lifted by a firm rule; a rule against a confident classifier
+  // sends the request to the read-only line, never to the rule's line).
+  const combined = combineScores(classifier, [...hits, ...prior]);
   const scores = { deep: combined.deep, quick: combined.quick };
   const target = pickTarget(scores, threshold);
   const top = hits[0];

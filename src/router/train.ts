@@ -81,7 +81,10 @@ export function trainRouterModel(rows: readonly LabelledRequest[], options: Trai
     const keep: number[] = [];
     for (let j = 0; j < v.index.length; j++) if (rand() < 0.5) keep.push(j);
     if (keep.length === 0) return v;
-    return { index: Int32Array.from(keep, (j) => v.index[j]!), value: Float32Array.from(keep, (j) => v.value[j]!) };
+    return {
+      index: Int32Array.from(keep, (j) => v.index[j]!),
+      value: Float32Array.from(keep, (j) => v.value[j]!),
+    };
   };
   for (let epoch = 0; epoch < epochs; epoch++) {
     shuffleSeeded(order, rand);
