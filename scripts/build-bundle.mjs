@@ -310,14 +310,23 @@ writeAtomically(resolve(outdir, 'prebuilt.json'), `${JSON.stringify(prebuilt, nu
 
 writeAtomically(resolve(outdir, 'office-config.json'), `${JSON.stringify(officeConfigSnapshot())}\n`);
 
+// Model weights shipped as data (tsc copies no data files): beside the compiled modules in dist/,
+// so a packed package (which ships dist/, not src/) and the bundles in dist/bundle/ both find them.
+for (const file of ['src/router/model/router-weights.json', 'src/gates/input/model/injection-model.bin']) {
+  const to = resolve(root, file.replace(/^src\//, 'dist/'));
+  mkdirSync(dirname(to), { recursive: true });
+  writeAtomically(to, readFileSync(resolve(root, file)));
+}
+
 // The injection pre-filter's keyword index (src/gates/input/keyword-index.ts), built by the tsc
 // output and stamped with a digest of its keywords: `twinline scan` and every first scan of a
 // process read it instead of building the automata.
 {
-  const { injectionPrefilter, KEYWORD_INDEX_ARTIFACT } = await import(
-    resolve(root, 'dist/gates/input/index.js')
-  );
+  const { injectionPrefilter, KEYWORD_INDEX_ARTIFACT, cuePrefilter, CUE_KEYWORD_INDEX_ARTIFACT } =
+    await import(resolve(root, 'dist/gates/input/index.js'));
   writeAtomically(resolve(outdir, KEYWORD_INDEX_ARTIFACT), injectionPrefilter().indexBytes());
+  // and the learned scorer's cues (src/gates/input/learned/windows.ts)
+  writeAtomically(resolve(outdir, CUE_KEYWORD_INDEX_ARTIFACT), cuePrefilter().indexBytes());
 }
 
 /**

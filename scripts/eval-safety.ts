@@ -1,34 +1,36 @@
 /**
  * `npm run eval:safety`: measures the input gate and the PII recognisers.
  *
- * Injection: precision, recall and false-positive rate (flagged = verdict review|block) per
- * source, subset, language and channel, on ../shared/eval/prompt-injection.jsonl and on our own
- * Chinese set test/fixtures/safety-zh.jsonl. PII: precision/recall per type, exact span and
- * overlapping span, on ../shared/eval/pii-en.jsonl and our own test/fixtures/safety-pii-zh.jsonl.
- * The eval data is only measured here — nothing in src/ reads it.
+ * Injection, per channel / language / source, flagged = verdict review|block:
+ * - the sealed set (eval/sealed/injection-texts.jsonl, when delivered) and the own held-out set
+ *   (eval/heldout/), never trained on — aggregate figures only, never a text;
+ * - the public sets (../shared/eval/prompt-injection.jsonl), leave-one-source-out: each source
+ *   is scored by a model trained on every source but that one (the shipped model saw them all,
+ *   so it is never the one measured on them); the project's Chinese fixture set likewise;
+ * - beside every figure, the old scanner (the recognisers before the learned scorer, loaded from
+ *   git at LEGACY_COMMIT) on the same texts.
+ * PII: precision/recall per type, exact and overlapping span, on ../shared/eval/pii-en.jsonl and
+ * test/fixtures/safety-pii-zh.jsonl.
  *
- * `--json` prints one JSON document instead of tables. `--eval-dir DIR` overrides the shared dir.
+ * `--json` prints one JSON document instead of tables; `--no-loso` skips the retraining (about a
+ * minute); `--eval-dir DIR` overrides the shared dir.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { findPii, scanText } from '../src/gates/index.js';
+import { join, resolve } from 'node:path';
+import { type Channel, findPii, scanText } from '../src/gates/index.js';
+import { LEGACY_COMMIT, legacyScanner } from './eval-support/legacy.js';
+import { measuredSets, pct, printTable } from './eval-support/sets.js';
+import { EVAL_DIR, loadSources, ROOT } from './injection-training/data.js';
+import { fitChannels } from './injection-training/fit.js';
+import { type Example, toExamples } from './injection-training/vectorize.js';
+import { flags } from './train-injection.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = ROOT;
 const args = process.argv.slice(2);
 const asJson = args.includes('--json');
 const dirArg = args.indexOf('--eval-dir');
-const evalDir = dirArg >= 0 ? resolve(args[dirArg + 1]!) : resolve(root, '../shared/eval');
+const evalDir = dirArg >= 0 ? resolve(args[dirArg + 1]!) : EVAL_DIR;
 
-interface InjectionRecord {
-  id: string;
-  text: string;
-  label: 'injection' | 'benign';
-  lang: string;
-  source: string;
-  subset: string;
-  channel: 'user_input' | 'tool_output';
-}
 interface Span {
   type: string;
   start: number;
@@ -54,47 +56,127 @@ interface Counts {
   tn: number;
 }
 const empty = (): Counts => ({ tp: 0, fp: 0, fn: 0, tn: 0 });
-const pct = (n: number, d: number) => (d === 0 ? null : Math.round((1000 * n) / d) / 10);
-function metrics(c: Counts) {
-  return {
-    n: c.tp + c.fp + c.fn + c.tn,
-    injections: c.tp + c.fn,
-    benign: c.fp + c.tn,
-    precision: pct(c.tp, c.tp + c.fp),
-    recall: pct(c.tp, c.tp + c.fn),
-    fpr: pct(c.fp, c.fp + c.tn),
-  };
+function bump(m: Map<string, Counts>, key: string, injection: boolean, flagged: boolean) {
+  const c = m.get(key) ?? empty();
+  if (injection) flagged ? c.tp++ : c.fn++;
+  else flagged ? c.fp++ : c.tn++;
+  m.set(key, c);
+}
+const summary = (c: Counts | undefined) =>
+  c
+    ? {
+        injections: c.tp + c.fn,
+        benign: c.fp + c.tn,
+        recall: pct(c.tp, c.tp + c.fn),
+        fpr: pct(c.fp, c.fp + c.tn),
+      }
+    : undefined;
+
+interface Scored {
+  set: string;
+  channel: string;
+  lang: string;
+  source: string;
+  injection: boolean;
+  flagged: boolean;
+  oldFlagged: boolean | undefined;
 }
 
-function evalInjection(records: InjectionRecord[]) {
-  const groups: Record<string, Map<string, Counts>> = {
-    source: new Map(),
-    subset: new Map(),
-    lang: new Map(),
-    channel: new Map(),
-    total: new Map(),
-  };
-  const bump = (dim: string, key: string, r: InjectionRecord, flagged: boolean) => {
-    const m = groups[dim]!;
-    const c = m.get(key) ?? empty();
-    if (r.label === 'injection') flagged ? c.tp++ : c.fn++;
-    else flagged ? c.fp++ : c.tn++;
-    m.set(key, c);
-  };
-  for (const r of records) {
-    const res = scanText(r.text, { channel: r.channel });
-    const flagged = res.verdict !== 'pass';
-    bump('source', r.source, r, flagged);
-    bump('subset', `${r.source}/${r.subset}`, r, flagged);
-    bump('lang', r.lang, r, flagged);
-    bump('channel', r.channel, r, flagged);
-    bump('total', 'all', r, flagged);
+/** Groups scored texts and prints new beside old, per set × channel (and × language / source). */
+function report(title: string, scored: readonly Scored[], by: (s: Scored) => string) {
+  const now = new Map<string, Counts>();
+  const old = new Map<string, Counts>();
+  for (const s of scored) {
+    bump(now, by(s), s.injection, s.flagged);
+    if (s.oldFlagged !== undefined) bump(old, by(s), s.injection, s.oldFlagged);
   }
-  const out: Record<string, Record<string, ReturnType<typeof metrics>>> = {};
-  for (const [dim, m] of Object.entries(groups)) {
-    out[dim] = Object.fromEntries([...m.entries()].sort().map(([k, c]) => [k, metrics(c)]));
+  const keys = [...now.keys()].sort();
+  const rows = keys.map((k) => {
+    const n = summary(now.get(k))!;
+    const o = summary(old.get(k));
+    return [k, n.injections, n.benign, n.recall, n.fpr, o?.recall, o?.fpr];
+  });
+  if (!asJson)
+    printTable(
+      title,
+      ['group', 'injections', 'benign', 'recall %', 'FPR %', 'old recall %', 'old FPR %'],
+      rows,
+    );
+  return Object.fromEntries(keys.map((k) => [k, { now: summary(now.get(k)), old: summary(old.get(k)) }]));
+}
+
+const out: Record<string, unknown> = {};
+const legacy = await legacyScanner();
+if (!asJson)
+  process.stdout.write(`# Injection scanner\n\nold = the recognisers-only scanner at ${LEGACY_COMMIT}.\n`);
+
+// 1. sealed and own held-out sets: the shipped model, never trained on them
+interface SetRow {
+  text: string;
+  label: 'injection' | 'benign';
+  lang: string;
+  channel: Channel;
+  kind?: string;
+}
+const measured: Scored[] = [];
+for (const set of measuredSets<SetRow>('injection-texts')) {
+  for (const r of set.rows) {
+    measured.push({
+      set: set.name,
+      channel: r.channel,
+      lang: r.lang,
+      source: set.name,
+      injection: r.label === 'injection',
+      flagged: scanText(r.text, { channel: r.channel }).verdict !== 'pass',
+      oldFlagged: legacy ? legacy.scanText(r.text, { channel: r.channel }).verdict !== 'pass' : undefined,
+    });
   }
-  return out;
+}
+out.heldOut = {
+  byChannel: report(
+    'held-out sets (shipped model, never trained on) — by set × channel',
+    measured,
+    (s) => `${s.set} / ${s.channel}`,
+  ),
+  byLang: report(
+    'held-out sets — by set × channel × language',
+    measured,
+    (s) => `${s.set} / ${s.channel} / ${s.lang}`,
+  ),
+};
+
+// 2. public sets and the project's fixture set: leave one source out
+if (!args.includes('--no-loso')) {
+  const { rows } = loadSources(join(evalDir, 'prompt-injection.jsonl'));
+  const examples = toExamples(rows);
+  const held = [...new Set(rows.filter((r) => r.source !== 'generated').map((r) => r.source))].sort();
+  const loso: Scored[] = [];
+  for (const source of held) {
+    const fold = fitChannels(examples.filter((e) => e.row.source !== source));
+    for (const e of examples.filter((x: Example) => x.row.source === source)) {
+      loso.push({
+        set: 'loso',
+        channel: e.row.channel,
+        lang: e.row.lang,
+        source: `${source}/${e.row.subset ?? '-'}`,
+        injection: e.y === 1,
+        flagged: flags(fold.model, e),
+        oldFlagged: legacy
+          ? legacy.scanText(e.row.text, { channel: e.row.channel }).verdict !== 'pass'
+          : undefined,
+      });
+    }
+  }
+  out.leaveOneSourceOut = {
+    byChannel: report('public + fixture sets, leave-one-source-out — by channel', loso, (s) => s.channel),
+    byLang: report('leave-one-source-out — by channel × language', loso, (s) => `${s.channel} / ${s.lang}`),
+    bySource: report(
+      'leave-one-source-out — by source',
+      loso,
+      (s) => `${s.source.split('/')[0]} / ${s.channel}`,
+    ),
+    bySubset: report('leave-one-source-out — by source/subset', loso, (s) => `${s.source} / ${s.channel}`),
+  };
 }
 
 function evalPii(records: PiiRecord[]) {
@@ -140,7 +222,7 @@ function evalPii(records: PiiRecord[]) {
   return out;
 }
 
-function printTable(title: string, rows: Record<string, Record<string, unknown>>) {
+function printPiiTable(title: string, rows: Record<string, Record<string, unknown>>) {
   process.stdout.write(`\n## ${title}\n`);
   const cols = Object.keys(Object.values(rows)[0] ?? {});
   process.stdout.write(`${'key'.padEnd(44)}${cols.map((c) => c.padStart(18)).join('')}\n`);
@@ -149,20 +231,6 @@ function printTable(title: string, rows: Record<string, Record<string, unknown>>
   }
 }
 
-const report: Record<string, unknown> = {};
-const sets: Array<[string, string]> = [
-  ['public prompt-injection', join(evalDir, 'prompt-injection.jsonl')],
-  ['own Chinese set (test/fixtures/safety-zh.jsonl)', join(root, 'test/fixtures/safety-zh.jsonl')],
-];
-for (const [name, path] of sets) {
-  if (!existsSync(path)) {
-    process.stderr.write(`eval:safety: ${path} not found, skipped\n`);
-    continue;
-  }
-  const res = evalInjection(readJsonl<InjectionRecord>(path));
-  report[name] = res;
-  if (!asJson) for (const [dim, rows] of Object.entries(res)) printTable(`${name} — by ${dim}`, rows);
-}
 const piiSets: Array<[string, string]> = [
   ['public pii-en', join(evalDir, 'pii-en.jsonl')],
   [
@@ -176,7 +244,7 @@ for (const [name, path] of piiSets) {
     continue;
   }
   const res = evalPii(readJsonl<PiiRecord>(path));
-  report[name] = res;
-  if (!asJson) printTable(`${name} — per type`, res as Record<string, Record<string, unknown>>);
+  out[name] = res;
+  if (!asJson) printPiiTable(`${name} — per type`, res as Record<string, Record<string, unknown>>);
 }
-if (asJson) process.stdout.write(`${JSON.stringify(report)}\n`);
+if (asJson) process.stdout.write(`${JSON.stringify(out)}\n`);

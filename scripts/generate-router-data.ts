@@ -1,8 +1,8 @@
 /**
- * Generates the router's labelled set, src/router/data/requests.jsonl, written for this project:
+ * Generates the router's labelled set, data/router/requests.generated.jsonl, written for this project:
  * templates × slot values × paraphrase wrappers (politeness, fillers, typos, mixed language),
  * plus hand-written hard cases. Seeded, so the file is reproducible:
- *   npx tsx scripts/generate-router-data.ts [--seed 7] [--out src/router/data/requests.jsonl]
+ *   npx tsx scripts/generate-router-data.ts [--seed 7] [--out data/router/requests.generated.jsonl]
  * Labels: deep (multi-hop analysis, cross-system, reports), quick (one operation or lookup,
  * 1–3 steps), readonly_fallback (greetings, chit-chat, off-topic, noise, empty, gibberish,
  * bare fragments with no actionable request).
@@ -26,7 +26,7 @@ const argValue = (name: string, fallback: string) => {
   return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
 };
 const SEED = Number(argValue('--seed', '7'));
-const OUT = argValue('--out', 'src/router/data/requests.jsonl');
+const OUT = argValue('--out', 'data/router/requests.generated.jsonl');
 
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -259,6 +259,30 @@ const QUICK_ZH = [
   '汇总一下我今天的待办',
   '查一下{zhProject}的分析报告放在哪',
   '{zhPeriod}的趋势图发我一下',
+  // plain questions about one fact, and small edits to one item
+  '我的年假还剩几天',
+  '我下一个会是几点',
+  '我{zhTime}第一个会是什么',
+  '{zhPerson}的手机号是多少',
+  '我这个月加班多少小时了',
+  '{zhCustomer}还欠我们多少钱',
+  '我的报销到账了吗',
+  '{zhMeeting}在哪个会议室',
+  '工单{ticket}是谁提的',
+  '把{zhPerson}加到{zhTime}的{zhMeeting}里',
+  '改一下{zhMeeting}的地点到{n}楼',
+  '把{zhMeeting}的地点换成{n}号会议室',
+  '{zhMeeting}换个会议室',
+  '把{zhCustomer}的联系电话更新一下',
+  '给{zhDoc}改个名字',
+  '把{zhProject}的负责人换成{zhPerson}',
+  '把工单{ticket}的优先级调高',
+  '给工单{ticket}加个备注',
+  '把我{zhTime}的班和{zhPerson}换一下',
+  '登记一下我昨天加班两小时',
+  '拒绝{zhPerson}发来的{zhMeeting}邀请',
+  '接受{zhTime}的{zhMeeting}邀请',
+  '{zhTime}的大会议室有人订吗',
 ];
 
 const QUICK_EN = [
@@ -322,6 +346,32 @@ const QUICK_EN = [
   'forward the evaluation report to {enPerson}',
   "where's the {enPeriod} trend chart",
   'count my overtime hours for {enPeriod}',
+  'how many vacation days do I have',
+  'how many days of leave have I got',
+  "when's my next meeting",
+  'what time is my first meeting {enTime}',
+  "what's {enPerson}'s phone number",
+  'how much does {enCustomer} owe us',
+  'has my expense claim been paid',
+  'which room is the {enMeeting} in',
+  'who opened ticket {ticket}',
+  'add {enPerson} to the {enMeeting}',
+  'add {enPerson} to {enTime} {enMeeting}',
+  'change the {enMeeting} location to room {enN}',
+  'move the {enMeeting} to the big conference room',
+  "update {enCustomer}'s phone number",
+  'rename the {enDoc}',
+  'make {enPerson} the owner of {enProject}',
+  'bump ticket {ticket} to high priority',
+  'add a note to ticket {ticket}',
+  'swap my {enTime} shift with {enPerson}',
+  'log two hours of overtime for yesterday',
+  'decline the {enMeeting} invite from {enPerson}',
+  'accept the {enMeeting} invite',
+  'is the big meeting room free {enTime}',
+  "what's on my calendar {enTime}",
+  'do I have anything {enTime}',
+  'did {enCustomer} pay the last invoice',
 ];
 
 const DEEP_ZH = [
@@ -372,6 +422,17 @@ const DEEP_ZH = [
   '帮我看看{zhLongPeriod}的账单、回款和合同能不能对得上，对不上的列出来说明原因',
   '{zhDept}{zhLongPeriod}的人效怎么样，跟其他部门比差在哪里',
   '为什么{zhCustomer}{zhLongPeriod}投诉变多了，是产品问题还是服务问题',
+  // plans and evaluations that end in a recommendation
+  '评估三家候选供应商的报价、服务和迁移成本，给出推荐',
+  '比较几家云服务商的价格、SLA 和迁移难度，最后告诉我选哪家',
+  '给{zhProject}制定一个三个月的实施计划，列出任务、依赖和里程碑',
+  '规划一下{zhProject}的上线节奏，拆成阶段并标出风险',
+  '为{zhDept}做一份明年的人员规划，结合业务增长和离职率',
+  '设计一个新的报销审批流程，并评估对各部门的影响',
+  '研究一下{zhLongPeriod}客户流失的原因并提出挽留方案',
+  '排一个{zhProject}的迁移方案，包括回滚和验收',
+  '盘点{zhLongPeriod}所有项目的投入产出，看看哪些该砍掉',
+  '梳理{zhDept}的工作流程，找出瓶颈并给出优化建议',
 ];
 
 const DEEP_EN = [
@@ -414,6 +475,16 @@ const DEEP_EN = [
   'which projects slipped most in {enLongPeriod}, and was it staffing or scope changes',
   'do our invoices, payments and contracts for {enLongPeriod} line up? list the mismatches and why',
   "how does {enDept}'s productivity over {enLongPeriod} stack up against other teams, and where is the gap",
+  'plan a three-month rollout of {enProject} with tasks, dependencies and milestones',
+  'draw up a migration plan for {enProject} with phases, owners and rollback points',
+  'evaluate three vendors on price, SLA and migration cost and recommend one',
+  'compare the cloud providers we shortlisted and tell me which to pick and why',
+  'build a staffing plan for {enDept} for next year based on growth and attrition',
+  'design a new expense approval flow and assess its impact on each team',
+  'work out why customers churned over {enLongPeriod} and propose a retention plan',
+  'review every project we ran over {enLongPeriod} and tell me which to cut',
+  'map the {enDept} workflow, find the bottlenecks and suggest fixes',
+  'model three pricing scenarios and project their effect on revenue',
 ];
 
 const READONLY = {
@@ -760,6 +831,300 @@ function expand(
   });
 }
 
+// ---------- compositional requests: parts combined freely, so no one sentence shape stands for a line ----------
+const COMPOSE = {
+  deepEn: {
+    verb: [
+      'analyse',
+      'review',
+      'assess',
+      'evaluate',
+      'break down',
+      'dig into',
+      'work out',
+      'figure out',
+      'look across',
+      'go through',
+      'audit',
+      'investigate',
+      'compare',
+      'map',
+      'examine',
+      'study',
+      'model',
+      'forecast',
+      'reconcile',
+      'rank',
+    ],
+    scope: [
+      'all {enDept} projects',
+      "every region's {x}",
+      'our {x} across all teams',
+      'the {x} of each department',
+      '{x} for the last {enN} quarters',
+      'all open {x}',
+      'the {x} trend over {enLongPeriod}',
+      "every customer's {x}",
+      '{x} by product line and region',
+      'the {x} of our top 50 accounts',
+    ],
+    x: [
+      'sales',
+      'overtime',
+      'ticket volume',
+      'churn',
+      'spend',
+      'pipeline',
+      'renewals',
+      'absences',
+      'margins',
+      'invoices',
+      'budgets',
+      'headcount',
+      'delivery delays',
+      'support costs',
+    ],
+    out: [
+      'and write up what you find',
+      'and give me recommendations',
+      'and tell me what is driving it',
+      'and propose a plan',
+      'and rank the causes',
+      'then suggest what to change',
+      'and summarise it for the leadership meeting',
+      'and flag the outliers with reasons',
+      '',
+      'and build a report',
+    ],
+  },
+  deepZh: {
+    verb: [
+      '分析',
+      '评估',
+      '梳理',
+      '盘点',
+      '研究',
+      '排查',
+      '复盘',
+      '对比',
+      '核对',
+      '测算',
+      '预测',
+      '拆解',
+      '过一遍',
+      '摸底',
+      '调研',
+      '归纳',
+    ],
+    scope: [
+      '所有{x}',
+      '各部门的{x}',
+      '{zhLongPeriod}的{x}',
+      '每个区域的{x}',
+      '全部客户的{x}',
+      '各产品线的{x}变化',
+      '近几个季度的{x}',
+      '前五十大客户的{x}',
+      '各项目的{x}',
+    ],
+    x: [
+      '销售额',
+      '加班',
+      '工单量',
+      '流失',
+      '费用',
+      '商机',
+      '续约',
+      '缺勤',
+      '毛利',
+      '发票',
+      '预算',
+      '人力',
+      '交付延期',
+      '客服成本',
+    ],
+    out: [
+      '，给出结论',
+      '，提出改进建议',
+      '，找出主要原因',
+      '，出一份报告',
+      '，排个优先级',
+      '，看看问题出在哪',
+      '，做个方案',
+      '',
+      '，整理成汇报材料',
+      '，标出异常并说明原因',
+    ],
+  },
+  quickEn: {
+    verb: [
+      'move',
+      'cancel',
+      'reschedule',
+      'book',
+      'add',
+      'remove',
+      'rename',
+      'close',
+      'reopen',
+      'assign',
+      'update',
+      'send',
+      'forward',
+      'share',
+      'approve',
+      'decline',
+      'log',
+      'mark',
+    ],
+    obj: [
+      'my {enTime} {enMeeting}',
+      'ticket {ticket}',
+      'the {enCustomer} invoice',
+      "{enPerson}'s access to the {enDoc}",
+      'the {enDoc}',
+      'a room for {enTime}',
+      'my leave request',
+      'the {enProject} deadline',
+      'my timesheet',
+      'the {enMeeting} invite',
+    ],
+    tail: ['', ' to {enTime}', ' for me', ' please', ' now', ' to {enPerson}', ' as done'],
+    ask: [
+      "what's my {y}",
+      'how many {y} do I have left',
+      "when's my {y}",
+      'is my {y} approved',
+      'where is my {y}',
+      'did I get my {y}',
+      'who owns {y}',
+    ],
+    look: ['show', 'show me', 'pull', 'pull up', 'list', 'get me', 'give me', 'what are', 'fetch', 'open'],
+    what: [
+      'the {enDept} team’s {x}',
+      '{region} {x}',
+      'my {x}',
+      'the {x} of {enCustomer}',
+      "{enPerson}'s {x}",
+      'every {x} of {enPerson}',
+      'our {x}',
+    ],
+    region: ['north region', 'east region', 'APAC', 'the west region', 'Berlin office', 'south region'],
+    when: [
+      'for last week',
+      'for yesterday',
+      'this month',
+      'for today',
+      'from last Friday',
+      'for the next seven days',
+      'this week',
+      '',
+    ],
+    y: [
+      'next meeting',
+      'leave balance',
+      'vacation days',
+      'expense claim',
+      'payslip',
+      'shift next week',
+      'ticket {ticket}',
+      'performance review',
+      'travel budget',
+      'badge',
+      'parking spot',
+      'the {enCustomer} account',
+    ],
+  },
+  quickZh: {
+    verb: [
+      '挪',
+      '取消',
+      '改',
+      '订',
+      '加',
+      '删',
+      '重命名',
+      '关闭',
+      '重新打开',
+      '指派',
+      '更新',
+      '发',
+      '转发',
+      '共享',
+      '批准',
+      '拒绝',
+      '登记',
+      '标记',
+    ],
+    obj: [
+      '我{zhTime}的{zhMeeting}',
+      '工单{ticket}',
+      '{zhCustomer}的发票',
+      '{zhDoc}',
+      '{zhTime}的会议室',
+      '我的请假单',
+      '{zhProject}的截止日期',
+      '我的工时',
+      '{zhMeeting}的邀请',
+    ],
+    tail: ['', '到{zhTime2}', '一下', '，谢谢', '给{zhPerson}', '为已完成'],
+    ask: ['我的{y}是什么时候', '我还剩多少{y}', '我的{y}批了吗', '我的{y}在哪', '我的{y}到了没', '{y}归谁管'],
+    look: ['查看', '拉一下', '看看', '列出', '给我看', '调出', '打开', '导出'],
+    what: ['{zhDept}的{x}', '华东区的{x}', '我的{x}', '{zhCustomer}的{x}', '{zhPerson}的{x}', '我们的{x}'],
+    when: ['上周', '昨天', '本月', '今天', '上周五以来', '未来七天', '这周', ''],
+    y: [
+      '下一个会',
+      '年假',
+      '调休',
+      '报销',
+      '工资条',
+      '下周排班',
+      '工单{ticket}',
+      '绩效面谈',
+      '差旅预算',
+      '工牌',
+      '车位',
+      '{zhCustomer}这个客户',
+    ],
+  },
+};
+function compose(parts: Record<string, readonly string[]>, shape: readonly string[]): string {
+  const fillPart = (v: string): string =>
+    v.replace(/\{(\w+)\}/g, (m, k: string) => (parts[k] ? fillPart(pick(parts[k]!)) : m));
+  return fill(shape.map((k) => fillPart(pick(parts[k]!))).join(''));
+}
+const joinEn = (...xs: string[]) =>
+  xs.filter(Boolean).join(' ').replace(/\s+/g, ' ').replace(/\s+,/g, ',').trim();
+for (let i = 0; i < 700; i++) {
+  const d = COMPOSE.deepEn;
+  const q = joinEn(compose(d, ['verb']), compose(d, ['scope']), compose(d, ['out']));
+  add(paraphraseEn(q, q), 'deep', 'en', `deep-en-compose-${i % 40}`);
+  const dz = COMPOSE.deepZh;
+  const qz = `${compose(dz, ['verb'])}${compose(dz, ['scope'])}${compose(dz, ['out'])}`;
+  add(paraphraseZh(qz, qz), 'deep', 'zh', `deep-zh-compose-${i % 40}`);
+  const k = COMPOSE.quickEn;
+  // one lookup of a figure for one period is quick, even when the figure is an aggregate
+  const look = joinEn(
+    compose(k, ['look']),
+    compose({ ...k, x: COMPOSE.deepEn.x }, ['what']),
+    compose(k, ['when']),
+  );
+  add(paraphraseEn(look, look), 'quick', 'en', `quick-en-lookup-${i % 40}`);
+  const kz0 = COMPOSE.quickZh;
+  const lookZh = `${compose(kz0, ['look'])}${compose(kz0, ['when'])}${compose({ ...kz0, x: COMPOSE.deepZh.x }, ['what'])}`;
+  add(paraphraseZh(lookZh, lookZh), 'quick', 'zh', `quick-zh-lookup-${i % 40}`);
+  const qe =
+    i % 2 === 0
+      ? joinEn(compose(k, ['verb']), compose(k, ['obj']), compose(k, ['tail']))
+      : compose(k, ['ask']);
+  add(paraphraseEn(qe, qe), 'quick', 'en', `quick-en-compose-${i % 40}`);
+  const kz = COMPOSE.quickZh;
+  const qq =
+    i % 2 === 0
+      ? `把${compose(kz, ['obj'])}${compose(kz, ['verb'])}${compose(kz, ['tail'])}`
+      : compose(kz, ['ask']);
+  add(paraphraseZh(qq, qq), 'quick', 'zh', `quick-zh-compose-${i % 40}`);
+}
 expand(QUICK_ZH, 'quick', 'zh', 18, 'quick-zh');
 expand(QUICK_EN, 'quick', 'en', 16, 'quick-en');
 expand(DEEP_ZH, 'deep', 'zh', 26, 'deep-zh');
@@ -835,7 +1200,12 @@ rows.forEach((r, i) => {
 });
 
 mkdirSync(dirname(OUT), { recursive: true });
-writeFileSync(OUT, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+const header = {
+  _generated: 'by scripts/generate-router-data.ts — do not edit; regenerate instead',
+  seed: SEED,
+  rows: rows.length,
+};
+writeFileSync(OUT, `${[header, ...rows].map((r) => JSON.stringify(r)).join('\n')}\n`);
 const count = (l: Label) => rows.filter((r) => r.label === l).length;
 process.stdout.write(
   `${JSON.stringify({ out: OUT, seed: SEED, total: rows.length, deep: count('deep'), quick: count('quick'), readonly_fallback: count('readonly_fallback') })}\n`,

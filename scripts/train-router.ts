@@ -1,5 +1,5 @@
 /**
- * Trains the router's classifier on src/router/data/requests.jsonl and writes
+ * Trains the router's classifier on data/router/requests.generated.jsonl and writes
  * src/router/model/router-weights.json and docs/router-eval.md.
  *   npx tsx scripts/train-router.ts [--seed 13] [--dim 16384] [--epochs 40] [--no-write]
  *
@@ -21,9 +21,9 @@ import {
   type RouteClass,
   type RouterModel,
   route,
-  type SparseVector,
   softmax,
 } from '../src/router/index.js';
+import { fitTemperature, trainRouterModel } from '../src/router/train.js';
 
 interface Row {
   id: string;
@@ -41,11 +41,11 @@ const argValue = (name: string, fallback: string) => {
 const SEED = Number(argValue('--seed', '13'));
 const DIM = Number(argValue('--dim', '16384'));
 const EPOCHS = Number(argValue('--epochs', '40'));
-const DATA = argValue('--data', 'src/router/data/requests.jsonl');
+const DATA = argValue('--data', 'data/router/requests.generated.jsonl');
 const WEIGHTS_OUT = argValue('--out', 'src/router/model/router-weights.json');
 const REPORT_OUT = argValue('--report', 'docs/router-eval.md');
-const NOVEL_CAL = argValue('--novel-cal', 'src/router/data/novel-cal.jsonl');
-const NOVEL_TEST = argValue('--novel-test', 'src/router/data/novel-test.jsonl');
+const NOVEL_CAL = argValue('--novel-cal', 'data/router/novel-cal.jsonl');
+const NOVEL_TEST = argValue('--novel-test', 'data/router/novel-test.jsonl');
 const WRITE = !args.includes('--no-write');
 const K = ROUTE_CLASSES.length;
 const THRESHOLD = DEFAULT_ROUTE_THRESHOLD;
@@ -72,7 +72,8 @@ function readRows(path: string): Row[] {
   return readFileSync(path, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Row);
+    .map((l) => JSON.parse(l) as Row & { _generated?: string })
+    .filter((r) => r._generated === undefined);
 }
 const rows = readRows(DATA);
 
@@ -130,67 +131,9 @@ function templateSplit(all: Row[], rand: () => number) {
   };
 }
 
-interface Encoded {
-  vec: SparseVector;
-  y: number;
-}
-const encode = (r: Row): Encoded => ({
-  vec: hashFeatures(normalizeRequest(r.query), DIM),
-  y: ROUTE_CLASSES.indexOf(r.label),
-});
-
-function train(data: Encoded[], rand: () => number): RouterModel {
-  const weights = new Float32Array(DIM * K);
-  const bias = new Float32Array(K);
-  const g2w = new Float32Array(DIM * K);
-  const g2b = new Float32Array(K);
-  const lr = 0.4;
-  const l2 = 1e-4;
-  // inverse-frequency class weights so the smaller readonly class is not drowned out
-  const counts = new Array(K).fill(0);
-  for (const d of data) counts[d.y]++;
-  const classWeight = counts.map((c) => data.length / (K * Math.max(1, c)));
-  const order = data.map((_, i) => i);
-  const model: RouterModel = { version: 1, dim: DIM, classes: ROUTE_CLASSES, temperature: 1, bias, weights };
-  for (let epoch = 0; epoch < EPOCHS; epoch++) {
-    shuffle(order, rand);
-    for (const i of order) {
-      const { vec, y } = data[i]!;
-      const p = softmax(modelLogits(model, vec));
-      const cw = classWeight[y]!;
-      for (let c = 0; c < K; c++) {
-        const g = cw * (p[c]! - (c === y ? 1 : 0));
-        g2b[c]! += g * g;
-        bias[c]! -= (lr * g) / (Math.sqrt(g2b[c]!) + 1e-8);
-        for (let j = 0; j < vec.index.length; j++) {
-          const w = vec.index[j]! * K + c;
-          const gw = g * vec.value[j]! + l2 * weights[w]!;
-          g2w[w]! += gw * gw;
-          weights[w]! -= (lr * gw) / (Math.sqrt(g2w[w]!) + 1e-8);
-        }
-      }
-    }
-  }
-  return model;
-}
-
-function nll(model: RouterModel, data: Encoded[], temperature: number): number {
-  let s = 0;
-  for (const d of data) s -= Math.log(Math.max(1e-12, softmax(modelLogits(model, d.vec), temperature)[d.y]!));
-  return s / data.length;
-}
-
-function fitTemperature(model: RouterModel, cal: Encoded[]): number {
-  let best = 1;
-  let bestLoss = Number.POSITIVE_INFINITY;
-  for (let t = 0.2; t <= 5.0001; t += 0.05) {
-    const loss = nll(model, cal, t);
-    if (loss < bestLoss) {
-      bestLoss = loss;
-      best = Math.round(t * 100) / 100;
-    }
-  }
-  return best;
+/** Trains on rows with the library's trainer (src/router/train.ts), seeded per call. */
+function train(data: Row[], rand: () => number): RouterModel {
+  return trainRouterModel(data, { dim: DIM, epochs: EPOCHS, seed: Math.floor(rand() * 2 ** 31) });
 }
 
 type Confusion = Record<RouteClass, Record<RouteClass, number>>;
@@ -277,15 +220,15 @@ const split = stratifiedSplit(rows, mulberry32(SEED));
 // temperature fitted there reflects new phrasings; the shipped model (which saw every template)
 // would otherwise fit an over-sharp temperature on near-duplicates of its training rows.
 const tsplit = templateSplit(rows, mulberry32(SEED + 2));
-const tmodel = train(tsplit.train.map(encode), mulberry32(SEED + 3));
-tmodel.temperature = fitTemperature(tmodel, tsplit.cal.map(encode));
+const tmodel = train(tsplit.train, mulberry32(SEED + 3));
+tmodel.temperature = fitTemperature(tmodel, tsplit.cal);
 const templateEval = evaluate(tsplit.test, (r) => route(r.query, { model: tmodel }).target);
 
 // Hand-written requests in wordings no template produces, never trained on: one set fits the
 // shipped temperature (so 0.82 means something on unfamiliar wording), the other is the novel test.
 const novelSplit = { cal: readRows(NOVEL_CAL), test: readRows(NOVEL_TEST) };
-const model = train(split.train.map(encode), mulberry32(SEED + 1));
-model.temperature = fitTemperature(model, novelSplit.cal.map(encode));
+const model = train(split.train, mulberry32(SEED + 1));
+model.temperature = fitTemperature(model, novelSplit.cal);
 const novelEval = evaluate(novelSplit.test, (r) => route(r.query, { model }).target);
 const classifierEval = evaluate(split.test, (r) => argmaxClass(model, r));
 const routerEval = evaluate(split.test, (r) => route(r.query, { model }).target);

@@ -1,4 +1,4 @@
-import { hashFeatures, type SparseVector } from './features.js';
+import { hashFeatures, type RequestContext, type SparseVector } from './features.js';
 import { normalizeRequest } from './normalize.js';
 import type { ROUTE_CLASSES } from './types.js';
 
@@ -48,9 +48,12 @@ export function softmax(logits: ArrayLike<number>, temperature = 1): Float64Arra
 }
 
 /** Calibrated class probabilities in ROUTE_CLASSES order for an already normalised request. */
-export function classifyNormalized(model: RouterModel, normalized: string): Float64Array {
-  const probs = softmax(modelLogits(model, hashFeatures(normalized, model.dim)), model.temperature);
-  return probs;
+export function classifyNormalized(
+  model: RouterModel,
+  normalized: string,
+  context?: RequestContext,
+): Float64Array {
+  return softmax(modelLogits(model, hashFeatures(normalized, model.dim, context)), model.temperature);
 }
 
 /** Calibrated class probabilities for a raw request. */

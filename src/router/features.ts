@@ -5,10 +5,17 @@
  * digits fold to `0` so "4 点" and "5 点" look alike. A few shape features (length, clause count)
  * help tell a multi-step brief from a one-liner.
  *
+ * On top of these, the request's context (`context.ts`): its words, the rules it matches, the
+ * systems it names, its head, question form and urgency — the seed's feature families.
+ *
  * One walker (`walkFeatures`) defines the features; it hands each one to a sink in parts, so
  * `featureStrings` (for tests and explanations) and `hashFeatures` (the hot path, which folds the
  * parts into FNV-1a without building strings) see exactly the same sequence.
  */
+
+import { type RequestContext, requestContext } from './context.js';
+
+export type { RequestContext };
 
 /** Sparse feature vector: parallel arrays of bucket indexes and values. */
 export interface SparseVector {
@@ -26,7 +33,7 @@ const HAN = /\p{Script=Han}/u;
 const LATIN_OR_DIGIT = /[a-z0-9]/;
 const CLAUSE_BREAK = /[,，;；。.!?！？、]/;
 
-function walkFeatures(normalized: string, sink: FeatureSink): void {
+function walkFeatures(normalized: string, sink: FeatureSink, extra: readonly string[]): void {
   const emit = (prefix: string, text = '', from = 0, to = text.length) => {
     sink.begin(prefix);
     if (to > from) sink.part(text, from, to);
@@ -103,23 +110,31 @@ function walkFeatures(normalized: string, sink: FeatureSink): void {
   if (words.length && words.length >= hanCount) emit('lang:latin');
   else if (hanCount) emit('lang:han');
   else emit('lang:none');
+  for (const f of extra) emit(f);
 }
 
 /** Lists the feature strings of a normalised request (for tests and explanations). */
-export function featureStrings(normalized: string): string[] {
+export function featureStrings(
+  normalized: string,
+  context: RequestContext = requestContext(normalized),
+): string[] {
   const out: string[] = [];
   let current = '';
-  walkFeatures(normalized, {
-    begin(prefix) {
-      current = prefix;
+  walkFeatures(
+    normalized,
+    {
+      begin(prefix) {
+        current = prefix;
+      },
+      part(text, from, to) {
+        current += text.slice(from, to);
+      },
+      end() {
+        out.push(current);
+      },
     },
-    part(text, from, to) {
-      current += text.slice(from, to);
-    },
-    end() {
-      out.push(current);
-    },
-  });
+    context.features,
+  );
   return out;
 }
 
@@ -141,7 +156,11 @@ const scratch = new Map<number, { counts: Float64Array; touched: Int32Array }>()
  * Hashes features into `dim` buckets (32-bit FNV-1a of the feature string, mod `dim`); values are
  * counts scaled to unit L2 norm.
  */
-export function hashFeatures(normalized: string, dim: number): SparseVector {
+export function hashFeatures(
+  normalized: string,
+  dim: number,
+  context: RequestContext = requestContext(normalized),
+): SparseVector {
   let s = scratch.get(dim);
   if (!s) {
     s = { counts: new Float64Array(dim), touched: new Int32Array(4096) };
@@ -151,27 +170,31 @@ export function hashFeatures(normalized: string, dim: number): SparseVector {
   let touched = s.touched;
   let n = 0;
   let h = FNV_OFFSET;
-  walkFeatures(normalized, {
-    begin(prefix) {
-      h = fnvFold(FNV_OFFSET, prefix, 0, prefix.length);
-    },
-    part(text, from, to) {
-      h = fnvFold(h, text, from, to);
-    },
-    end() {
-      const b = (h >>> 0) % dim;
-      if (counts[b] === 0) {
-        if (n === touched.length) {
-          const grown = new Int32Array(touched.length * 2);
-          grown.set(touched);
-          touched = grown;
-          s.touched = grown;
+  walkFeatures(
+    normalized,
+    {
+      begin(prefix) {
+        h = fnvFold(FNV_OFFSET, prefix, 0, prefix.length);
+      },
+      part(text, from, to) {
+        h = fnvFold(h, text, from, to);
+      },
+      end() {
+        const b = (h >>> 0) % dim;
+        if (counts[b] === 0) {
+          if (n === touched.length) {
+            const grown = new Int32Array(touched.length * 2);
+            grown.set(touched);
+            touched = grown;
+            s.touched = grown;
+          }
+          touched[n++] = b;
         }
-        touched[n++] = b;
-      }
-      counts[b]! += 1;
+        counts[b]! += 1;
+      },
     },
-  });
+    context.features,
+  );
   let norm = 0;
   for (let i = 0; i < n; i++) norm += counts[touched[i]!]! ** 2;
   const scale = 1 / Math.sqrt(norm);

@@ -3,9 +3,17 @@
  * line, or the read-only fallback (no tools). Imports nothing but `core/`.
  */
 export { classify, modelLogits, type RouterModel, softmax } from './classifier.js';
+export { type RequestContext, requestContext } from './context.js';
 export { combineScores, MAX_RULE_BOOST, pickTarget } from './decide.js';
+export {
+  type CalibrationBin,
+  type DomainTrainingResult,
+  domainTrainingReport,
+  trainForDomain,
+} from './domain-training.js';
 export { RouterModelError } from './errors.js';
 export { featureStrings, hashFeatures, type SparseVector } from './features.js';
+export { historyPrior } from './history.js';
 export {
   decodeRouterModel,
   defaultModelPath,
@@ -17,6 +25,15 @@ export {
 export { normalizeRequest } from './normalize.js';
 export { route } from './route.js';
 export { matchRules, ROUTE_RULES, type RouteRule, systemsMentioned } from './rules.js';
+export {
+  fitTemperature,
+  type LabelledRequest,
+  meanNll,
+  seededRandom,
+  shuffleSeeded,
+  type TrainOptions,
+  trainRouterModel,
+} from './train.js';
 export {
   DEFAULT_ROUTE_THRESHOLD,
   type LineScores,

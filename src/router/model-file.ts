@@ -16,10 +16,11 @@ export interface RouterModelFile {
   trainedOn?: Record<string, unknown>;
 }
 
-// The weights live next to the sources; a build (tsc) does not copy JSON, so from dist/router/ we
-// look back into src/router/model/ through the package root.
+// Beside the module (src/router/ under tsx, dist/router/ where the build copies it), then from a
+// bundle in dist/bundle/ in dist/router/model/, then the sources' copy through the package root.
 const CANDIDATES = [
   new URL('./model/router-weights.json', import.meta.url),
+  new URL('../router/model/router-weights.json', import.meta.url),
   new URL('../../src/router/model/router-weights.json', import.meta.url),
 ];
 

@@ -1,17 +1,34 @@
 import { classifyNormalized, type RouterModel } from './classifier.js';
+import { requestContext } from './context.js';
 import { combineScores, pickTarget } from './decide.js';
 import { RouterModelError } from './errors.js';
+import { historyPrior } from './history.js';
 import { shippedRouterModel } from './model-file.js';
 import { normalizeRequest } from './normalize.js';
-import { matchRules } from './rules.js';
-import { DEFAULT_ROUTE_THRESHOLD, type RouteDecision, type RouteOptions } from './types.js';
+import {
+  DEFAULT_ROUTE_THRESHOLD,
+  type RouteDecision,
+  type RouteOptions,
+  type RouteTarget,
+  type RuleHit,
+} from './types.js';
+
+/** Why the strongest rule's lean is not the result (a rule never contradicts its name silently). */
+function overrideReason(top: RuleHit, target: RouteTarget, best: number, threshold: number): string {
+  if (target === 'readonly_fallback')
+    return `rule ${top.id} leans ${top.lean}, but no tool line reached ${threshold} (best ${best.toFixed(3)}): the rest of the request did not bear it out, so no tool runs`;
+  return `rule ${top.id} leans ${top.lean}, but the request's other evidence favoured ${target}: a rule is one weighted feature of the classifier, not a verdict`;
+}
 
 /** Requests longer than this are cut before feature extraction: routing needs the gist, not the whole text. */
 const MAX_ROUTED_CHARS = 2000;
 
 /**
- * Decides which line serves a request: rules, then the embedded classifier, combined in
- * `combineScores`; below the threshold for both lines → `readonly_fallback`.
+ * Decides which line serves a request. The embedded classifier reads the request's n-grams,
+ * words and context — the rules it matches are features with learned weights
+ * (docs/router.md) — and its calibrated probabilities, shifted by the user's recent routes when
+ * given (`recent`), are compared with the threshold: below it for both lines →
+ * `readonly_fallback`.
  */
 export function route(query: string, options?: RouteOptions & { model?: RouterModel }): RouteDecision {
   const threshold = options?.threshold ?? DEFAULT_ROUTE_THRESHOLD;
@@ -41,20 +58,31 @@ export function route(query: string, options?: RouteOptions & { model?: RouterMo
     return decision;
   }
   const model = options?.model ?? shippedRouterModel();
-  const p = classifyNormalized(model, normalized);
+  const context = requestContext(normalized);
+  const p = classifyNormalized(model, normalized, context);
   const classifier = { deep: p[0]!, quick: p[1]!, readonly_fallback: p[2]! };
-  const hits = matchRules(normalized);
-  const combined = combineScores(classifier, hits);
+  const hits = context.rules;
+  const prior = historyPrior(options?.recent);
+  // Rules count twice, on purpose: as classifier features (their learned weight weighs them
+  // against the rest of the request) and as the bounded log-odds evidence of docs/router.md
+  // (an undecided classifier is lifted by a firm rule; a rule against a confident classifier
+  // sends the request to the read-only line, never to the rule's line).
+  const combined = combineScores(classifier, [...hits, ...prior]);
   const scores = { deep: combined.deep, quick: combined.quick };
   const target = pickTarget(scores, threshold);
   const top = hits[0];
   const decision: RouteDecision = { target, scores, rule: top ? top.id : null };
+  const overridden = top !== undefined && top.lean !== target;
+  if (overridden)
+    decision.reason = overrideReason(top, target, Math.max(scores.deep, scores.quick), threshold);
   if (options?.explain) {
     decision.features = {
       classifier,
       rules: hits,
-      ruleOverridden: top !== undefined && top.lean !== target,
+      ruleOverridden: overridden,
       threshold,
+      context: context.features.filter((f) => !f.startsWith('zw')),
+      ...(prior.length > 0 ? { history: prior } : {}),
     };
   }
   return decision;

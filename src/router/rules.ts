@@ -1,3 +1,4 @@
+import { segmentedText, wholeWords } from '../core/index.js';
 import type { RouteClass, RuleHit } from './types.js';
 
 /**
@@ -11,6 +12,24 @@ export interface RouteRule {
   lean: RouteClass;
   weight: number;
   pattern: RegExp;
+  /**
+   * What the pattern reads: `text` is the normalised request (English rules, `\b` bounded);
+   * `words` is the request as its words between `|` (`segmentedText`), so a Chinese keyword
+   * matches whole words only — "审查一下" does not fire a 查一下 rule.
+   */
+  on?: 'text' | 'words';
+}
+
+const escapeRe = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * A Chinese rule over `segmentedText`: keyword groups in order, adjacent (or with up to `gap`
+ * characters between them), starting at the start of a word and ending at the end of one.
+ */
+function zh(groups: ReadonlyArray<readonly string[]>, gap = 0): RegExp {
+  const group = (g: readonly string[]) => `(?:${g.map((w) => [...w].map(escapeRe).join('\\|?')).join('|')})`;
+  const between = gap > 0 ? `[^]{0,${gap}}` : '\\|?';
+  return new RegExp(`(?<=\\|)${groups.map(group).join(between)}(?=\\|)`);
 }
 
 /**
@@ -37,32 +56,64 @@ export function systemsMentioned(normalized: string): string[] {
 /** The rule table. Patterns run on normalised (NFKC, lower-case) text. */
 export const ROUTE_RULES: readonly RouteRule[] = [
   // deep: analysis verbs and report outputs
-  { id: 'deep.zh.analyse', lean: 'deep', weight: 2.0, pattern: /分析|剖析|归因|复盘/ },
+  {
+    id: 'deep.zh.analyse',
+    lean: 'deep',
+    weight: 2.0,
+    pattern: zh([['分析', '剖析', '归因', '复盘']]),
+    on: 'words',
+  },
   {
     id: 'deep.zh.investigate',
     lean: 'deep',
     weight: 2.0,
-    pattern: /调查|排查.{0,8}原因|找出.{0,10}原因|根因/,
+    pattern: new RegExp(
+      `${wholeWords(['调查', '根因', '追查', '排查'])}|${zh([['排查', '找出', '查找', '找找'], ['原因']], 12).source}`,
+    ),
+    on: 'words',
   },
   {
     id: 'deep.zh.report',
     lean: 'deep',
     weight: 2.5,
-    pattern: /(生成|输出|出|写|形成|整理).{0,12}(报告|报表|分析|建议|方案)/,
+    pattern: zh(
+      [
+        ['生成', '输出', '出', '写', '形成', '整理', '做'],
+        ['报告', '报表', '分析', '建议', '方案', '规划', '计划'],
+      ],
+      14,
+    ),
+    on: 'words',
   },
   {
     id: 'deep.zh.aggregate',
     lean: 'deep',
     weight: 1.5,
-    pattern: /汇总|评估|统计.{0,12}(趋势|变化|分布)|趋势|对账/,
+    pattern: new RegExp(
+      `${wholeWords(['汇总', '评估', '趋势', '对账', '盘点', '梳理'])}|${zh([['统计'], ['趋势', '变化', '分布']], 14).source}`,
+    ),
+    on: 'words',
   },
   // 对比 alone is a weak lean: "对比一下两个方案的利弊" may want a quick table (seed §4.1)
-  { id: 'deep.zh.compare', lean: 'deep', weight: 0.8, pattern: /对比|比较/ },
+  {
+    id: 'deep.zh.compare',
+    lean: 'deep',
+    weight: 0.8,
+    pattern: zh([['对比', '比较', '横向对照']]),
+    on: 'words',
+  },
   {
     id: 'deep.zh.multi-step',
     lean: 'deep',
     weight: 1.5,
-    pattern: /(并且?|然后|再|同时)(分析|生成|输出|给出|提出|评估|汇总|找出|对比)/,
+    pattern: zh(
+      [
+        ['并', '并且', '然后', '再', '同时', '最后'],
+        ['分析', '生成', '输出', '给出', '提出', '评估', '汇总', '找出', '对比', '告诉我'],
+      ],
+      2,
+    ),
+    on: 'words',
   },
   {
     id: 'deep.en.analyse',
@@ -94,24 +145,99 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     id: 'quick.zh.reschedule',
     lean: 'quick',
     weight: 2.5,
-    pattern: /(推迟|延后|提前|改|挪|调整)(到|为|成|至)|改期/,
+    pattern: new RegExp(
+      `${
+        zh([
+          ['推迟', '延后', '提前', '改', '挪', '调整', '换'],
+          ['到', '为', '成', '至'],
+        ]).source
+      }|${wholeWords(['改期'])}`,
+    ),
+    on: 'words',
   },
-  { id: 'quick.zh.cancel', lean: 'quick', weight: 2.0, pattern: /取消|撤销|关闭(工单|会议)/ },
+  {
+    id: 'quick.zh.edit',
+    lean: 'quick',
+    weight: 1.5,
+    pattern: zh([
+      [
+        '改一下',
+        '改个',
+        '换一下',
+        '换个',
+        '更新一下',
+        '修改',
+        '加到',
+        '加上',
+        '移出',
+        '标成',
+        '标记为',
+        '设为',
+        '调高',
+        '调低',
+        '登记',
+      ],
+    ]),
+    on: 'words',
+  },
+  {
+    id: 'quick.zh.cancel',
+    lean: 'quick',
+    weight: 2.0,
+    pattern: new RegExp(`${wholeWords(['取消', '撤销'])}|${zh([['关闭'], ['工单', '会议']]).source}`),
+    on: 'words',
+  },
   {
     id: 'quick.zh.lookup',
     lean: 'quick',
     weight: 1.5,
-    pattern: /查一下|查下|看一下|看下|查查|帮我查|查询一下/,
+    pattern: zh([['查一下', '查下', '看一下', '看下', '查查', '帮我查', '查询一下', '查一查']]),
+    on: 'words',
   },
-  { id: 'quick.zh.remind', lean: 'quick', weight: 2.5, pattern: /提醒我|设个提醒|设置提醒|叫我/ },
-  { id: 'quick.zh.send', lean: 'quick', weight: 1.5, pattern: /发一下|发给|转给|转发|抄送/ },
+  {
+    id: 'quick.zh.remind',
+    lean: 'quick',
+    weight: 2.5,
+    pattern: zh([['提醒我', '设个提醒', '设置提醒', '叫我']]),
+    on: 'words',
+  },
+  {
+    id: 'quick.zh.send',
+    lean: 'quick',
+    weight: 1.5,
+    pattern: zh([['发一下', '发给', '转给', '转发', '抄送']]),
+    on: 'words',
+  },
   {
     id: 'quick.zh.book',
     lean: 'quick',
     weight: 2.0,
-    pattern: /订(一个|个)?会议室|预约|预订|新建(一个)?(会议|日程|工单)|创建(一个)?(会议|日程|工单)/,
+    pattern: new RegExp(
+      `${zh([['订', '预订', '预约'], ['一个', '个'], ['会议室']]).source}|${zh([['订', '预订', '预约'], ['会议室']]).source}|${wholeWords(['预约', '预订'])}|${
+        zh([
+          ['新建', '创建'],
+          ['一个', '个'],
+          ['会议', '日程', '工单'],
+        ]).source
+      }|${
+        zh([
+          ['新建', '创建'],
+          ['会议', '日程', '工单'],
+        ]).source
+      }`,
+    ),
+    on: 'words',
   },
-  { id: 'quick.zh.draft', lean: 'quick', weight: 1.5, pattern: /(生成|写|拟)一(段|条|封|句)/ },
+  {
+    id: 'quick.zh.draft',
+    lean: 'quick',
+    weight: 1.5,
+    pattern: zh([
+      ['生成', '写', '拟'],
+      ['一段', '一条', '一封', '一句'],
+    ]),
+    on: 'words',
+  },
   {
     id: 'quick.en.reschedule',
     lean: 'quick',
@@ -146,11 +272,22 @@ export const CROSS_SYSTEM_RULE: RouteRule = {
   pattern: /$^/,
 };
 
-/** Every rule that matches, strongest first. At most one hit per rule id. */
-export function matchRules(normalized: string, rules: readonly RouteRule[] = ROUTE_RULES): RuleHit[] {
+/**
+ * Every rule that matches, strongest first. At most one hit per rule id. `segmented` is
+ * `segmentedText(normalized)` when the caller already has it.
+ */
+export function matchRules(
+  normalized: string,
+  rules: readonly RouteRule[] = ROUTE_RULES,
+  segmented?: string,
+): RuleHit[] {
   const hits: RuleHit[] = [];
-  for (const r of rules)
-    if (r.pattern.test(normalized)) hits.push({ id: r.id, lean: r.lean, weight: r.weight });
+  let words = segmented;
+  for (const r of rules) {
+    if (r.on === 'words' && words === undefined) words = segmentedText(normalized);
+    const subject = r.on === 'words' ? words! : normalized;
+    if (r.pattern.test(subject)) hits.push({ id: r.id, lean: r.lean, weight: r.weight });
+  }
   if (systemsMentioned(normalized).length >= 2) {
     hits.push({ id: CROSS_SYSTEM_RULE.id, lean: 'deep', weight: CROSS_SYSTEM_RULE.weight });
   }

@@ -29,6 +29,10 @@ export interface RouteFeatures {
   ruleOverridden: boolean;
   /** Threshold the decision was made against. */
   threshold: number;
+  /** The request's context features (head, question form, rules, systems, urgency). */
+  context?: string[];
+  /** Log-odds the user's recent routes added, per line. */
+  history?: RuleHit[];
 }
 
 export interface RouteDecision {
@@ -36,6 +40,8 @@ export interface RouteDecision {
   scores: LineScores;
   /** Id of the strongest rule that matched, or null when none did. */
   rule: string | null;
+  /** Present when that rule leans another way than `target`: why the result differs from it. */
+  reason?: string;
   features?: RouteFeatures;
 }
 
@@ -44,6 +50,11 @@ export interface RouteOptions {
   threshold?: number;
   /** Include `features` in the decision. */
   explain?: boolean;
+  /**
+   * The lines this user's recent requests went to, newest last (at most the last 10 count). A
+   * weak prior: it can tip a close call, never outweigh a clear one (docs/router.md).
+   */
+  recent?: readonly RouteTarget[];
 }
 
 /** Default confidence a tool line must reach (seed 004 §2.1). */

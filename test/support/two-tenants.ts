@@ -12,7 +12,7 @@ import { officeTempConfig } from './office-temp.js';
  * one `doc_search`, which takes `slowMs` for globex (its expensive queries) and no time for acme.
  */
 export const CUSTOMER = 'Acme Client Hailan Logistics';
-export const QUICK_QUERY = '给客户海澜物流起草一封续约邮件';
+export const QUICK_QUERY = '帮我给客户海澜物流写一封续约提醒邮件草稿';
 export const DEEP_QUERY = '分析知识库里的差旅政策文档并生成一份对比报告';
 export const key = (tenant: string, user: string) => `tw-${tenant}-${user}-demo`;
 

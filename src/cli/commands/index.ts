@@ -8,6 +8,7 @@ import { evalCommand } from './eval.js';
 import { keysCommand } from './keys.js';
 import { reviewsCommand } from './reviews.js';
 import { routeCommand } from './route.js';
+import { routerCommand } from './router.js';
 import { runCommand } from './run.js';
 import { scanCommand } from './scan.js';
 import { serveCommand } from './serve.js';
@@ -36,6 +37,7 @@ export const COMMANDS: readonly CommandModule[] = [
   auditCommand,
   reviewsCommand,
   routeCommand,
+  routerCommand,
   scanCommand,
   watermarkCommand,
   agentsCommand,

@@ -1,5 +1,11 @@
 import { ConfigError, importExternal } from '../../core/index.js';
-import { type RouteDecision, type RouteOptions, route } from '../../router/index.js';
+import {
+  type RouteDecision,
+  type RouteOptions,
+  type RouterModel,
+  readRouterModel,
+  route,
+} from '../../router/index.js';
 import { writeOut } from '../write-out.js';
 import type { RouteCliOptions } from './route.js';
 
@@ -21,13 +27,15 @@ function decisionJson(d: RouteDecision): Record<string, unknown> {
     scores: { deep: fixed(d.scores.deep), quick: fixed(d.scores.quick) },
     rule: d.rule,
   };
+  if (d.reason) out.reason = d.reason;
   if (d.features) out.features = d.features;
   return out;
 }
 
 /** Runs `twinline route` once the router is loaded. */
 export async function runRoute(request: string | undefined, opts: RouteCliOptions): Promise<void> {
-  const options: RouteOptions = { explain: opts.explain === true };
+  const options: RouteOptions & { model?: RouterModel } = { explain: opts.explain === true };
+  if (opts.model !== undefined) options.model = readRouterModel(opts.model);
   const threshold = parseThreshold(opts.threshold);
   if (threshold !== undefined) options.threshold = threshold;
   if (opts.jsonl) {
@@ -58,7 +66,7 @@ export async function runRoute(request: string | undefined, opts: RouteCliOption
  * One decision per input line. A bad line yields an error line naming its number and the stream
  * carries on: one malformed record must not cost the rest of a batch.
  */
-async function routeJsonl(options: RouteOptions): Promise<void> {
+async function routeJsonl(options: RouteOptions & { model?: RouterModel }): Promise<void> {
   // only --jsonl reads lines: a one-shot run does not load readline
   const { createInterface } = await importExternal<typeof import('node:readline')>('node:readline');
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });

@@ -15,6 +15,10 @@ export const routeCommand: CommandModule = {
       .option('--jsonl', 'read {"id","query"} lines on stdin, write one decision per line')
       .option('--threshold <n>', 'confidence a tool line must reach (default 0.82)')
       .option('--explain', 'include classifier scores and every matched rule')
+      .option(
+        '--model <file>',
+        'router weights to use (from `twinline router train`) instead of the shipped ones',
+      )
       .action(async (request: string | undefined, opts: RouteCliOptions) => {
         const { runRoute } = await import('./route-run.js');
         await runRoute(request, opts);
@@ -27,4 +31,5 @@ export interface RouteCliOptions {
   jsonl?: boolean;
   threshold?: string;
   explain?: boolean;
+  model?: string;
 }

@@ -1,6 +1,8 @@
 import { decide, type StageDecision } from '../../core/index.js';
 import type { CallContext, GatewayStage, PreparedCall } from '../../gateway/index.js';
 import type { Channel } from './combine.js';
+import { createGuardClient, type GuardClient, type GuardConfig } from './guard/guard-client.js';
+import { type GuardedScanResult, scanWithGuard } from './guard/guarded-scan.js';
 import { type ScanResult, scanText } from './scan.js';
 import type { Thresholds } from './verdict.js';
 
@@ -11,12 +13,22 @@ export interface InputGateConfig {
    * person rather than trying to be the last line of defence; set `deny` to refuse outright.
    */
   readonly blockAs?: 'review' | 'deny';
+  /**
+   * An optional guard model (OpenAI-compatible endpoint) consulted by `checkWithGuard`; off
+   * unless set. Its failure leaves the embedded scorer's decision (docs/gates.md).
+   */
+  readonly guard?: GuardConfig | GuardClient;
 }
 
 /** The input gate: a GatewayStage (named `input`) plus a direct check for text before routing. */
 export interface InputGate extends GatewayStage {
   /** Checks text before it is routed to an agent. Non-allow keeps it off the automatic path. */
   check(text: string, channel?: Channel): StageDecision & { readonly scan: ScanResult };
+  /** `check` plus the guard model when one is configured (otherwise the same as `check`). */
+  checkWithGuard(
+    text: string,
+    channel?: Channel,
+  ): Promise<StageDecision & { readonly scan: ScanResult | GuardedScanResult }>;
 }
 
 function stringsIn(v: unknown, out: string[], depth = 0): string[] {
@@ -45,8 +57,23 @@ export function createInputGate(config: InputGateConfig = {}): InputGate {
       details: { score: scan.score, scanVerdict: scan.verdict, findings: scan.findings },
     });
   };
+  const guard =
+    config.guard === undefined
+      ? undefined
+      : 'score' in config.guard
+        ? config.guard
+        : createGuardClient(config.guard);
   return {
     name: 'input',
+    async checkWithGuard(text: string, channel: Channel = 'user_input') {
+      if (!guard) return this.check(text, channel);
+      const scan = await scanWithGuard(
+        text,
+        guard,
+        config.thresholds ? { channel, thresholds: config.thresholds } : { channel },
+      );
+      return { ...decideFor(scan, 'input'), scan };
+    },
     check(text: string, channel: Channel = 'user_input') {
       const scan = scanText(
         text,

@@ -1,5 +1,9 @@
 import { type Channel, combineEvidence, type TypeEvidence } from './combine.js';
-import { normalizeText, toOriginalRange } from './normalize.js';
+import { FLOOR_RULES } from './learned/floors.js';
+import { shippedInjectionModel } from './learned/model.js';
+import { foldLeetspeak } from './learned/occurrences.js';
+import { type LearnedScore, learnedScore } from './learned/score.js';
+import { type NormalizedText, normalizeText, toOriginalRange } from './normalize.js';
 import { decodeBase64Payloads } from './payloads.js';
 import { prebuiltKeywordIndex } from './prebuilt-keyword-index.js';
 import { RECOGNISER_KEYWORDS } from './recogniser-keywords.js';
@@ -28,12 +32,18 @@ export interface ScanOptions {
   /** Where the text came from. Defaults to `user_input`. */
   readonly channel?: Channel;
   readonly thresholds?: Partial<Record<Channel, Thresholds>>;
+  /**
+   * `learned` (default): the trained per-channel scorer, which takes the recognisers' hits as
+   * features (docs/gates.md "Learned scorer"). `recognisers`: the hand-set combination of the
+   * recognisers alone (the scorer before the learned one; kept for comparison and as a floor).
+   */
+  readonly scorer?: 'learned' | 'recognisers';
 }
 
 /** At most this many hits per recogniser are reported (the score uses only presence). */
 const MAX_HITS_PER_RULE = 4;
 
-interface Hit {
+export interface Hit {
   readonly rule: string;
   readonly type: InjectionType;
   readonly weight: number;
@@ -103,6 +113,29 @@ export function injectionPrefilter(): RecogniserPrefilter {
   return prefilter;
 }
 
+/**
+ * The recognisers' hits on normalised text, in its coordinates, also on its leetspeak-folded
+ * view (`1gn0r3 4ll pr3v10u5 …`; folding keeps offsets). Findings and the learned scorer's
+ * features both come from here, and so does scripts/train-injection.ts: training sees what
+ * scanning sees.
+ */
+export function recogniserHits(text: string, folded: string | undefined = foldLeetspeak(text)): Hit[] {
+  const hits = runRecognisers(text);
+  if (folded === undefined) return hits;
+  const seen = new Set(hits.map((h) => h.rule));
+  for (const h of runRecognisers(folded))
+    if (!seen.has(h.rule)) hits.push({ ...h, reason: `${h.reason} (leetspeak)` });
+  return hits;
+}
+
+/**
+ * The learned scorer's named inputs: the recognisers' hits (computed here unless given) plus the
+ * obfuscation marker.
+ */
+export function learnedInputs(norm: NormalizedText, hits: readonly Hit[] = recogniserHits(norm.text)): Hit[] {
+  return norm.obfuscated && norm.text.length > 0 ? [...hits, obfuscationMarker(norm.text.length)] : [...hits];
+}
+
 function runRecognisers(text: string): Hit[] {
   const hits: Hit[] = [];
   // Recognisers whose required keywords are absent cannot match: skipping them changes nothing.
@@ -140,6 +173,16 @@ function evidenceOf(hits: readonly Hit[]): Map<InjectionType, TypeEvidence> {
 
 const round = (x: number) => Math.round(x * 1000) / 1000;
 
+/** Normalisation undid an obfuscation somewhere in the text: a feature of every window. */
+const obfuscationMarker = (length: number): Hit => ({
+  rule: 'normalized.obfuscated',
+  type: 'encoded_payload',
+  weight: 0,
+  reason: '',
+  start: 0,
+  end: length,
+});
+
 /**
  * Scans `text` for prompt injection. Pure: no I/O, deterministic. Findings carry offsets into
  * `text` as given (before normalisation); base64 payloads are decoded and scanned, their
@@ -148,7 +191,10 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 export function scanText(text: string, options: ScanOptions = {}): ScanResult {
   const channel = options.channel ?? 'user_input';
   const norm = normalizeText(text);
-  const hits = runRecognisers(norm.text);
+  // the recognisers-only scorer is the one before the learned scorer, exactly (no leetspeak view)
+  const folded = options.scorer === 'recognisers' ? undefined : foldLeetspeak(norm.text);
+  const hits =
+    options.scorer === 'recognisers' ? runRecognisers(norm.text) : recogniserHits(norm.text, folded);
   const findings: Finding[] = [];
   for (const h of hits) {
     const range = toOriginalRange(norm, h.start, h.end);
@@ -161,7 +207,8 @@ export function scanText(text: string, options: ScanOptions = {}): ScanResult {
     });
   }
   const all: Hit[] = [...hits];
-  for (const payload of decodeBase64Payloads(text)) {
+  const payloads = decodeBase64Payloads(text);
+  for (const payload of payloads) {
     const inner = runRecognisers(normalizeText(payload.decoded).text);
     if (inner.length === 0) continue;
     const carrier: Hit = {
@@ -199,8 +246,38 @@ export function scanText(text: string, options: ScanOptions = {}): ScanResult {
       distinct: 1,
     });
   }
-  const score = evidence.size === 0 ? 0 : round(combineEvidence(evidence, channel));
   const thresholds = options.thresholds?.[channel] ?? DEFAULT_THRESHOLDS[channel];
+  let score: number;
+  if (options.scorer === 'recognisers') {
+    score = evidence.size === 0 ? 0 : round(combineEvidence(evidence, channel));
+  } else if (!/[\p{L}\p{N}]/u.test(norm.text)) {
+    // nothing to read (empty, spaces, punctuation): nothing to score
+    score = 0;
+  } else {
+    const model = shippedInjectionModel();
+    let best: LearnedScore = learnedScore(model, channel, norm.text, learnedInputs(norm, hits), folded);
+    let bestRange = toOriginalRange(norm, best.start, best.end);
+    for (const payload of payloads) {
+      const inner = normalizeText(payload.decoded);
+      const s = learnedScore(model, channel, inner.text, learnedInputs(inner));
+      if (s.logit > best.logit) {
+        best = s;
+        bestRange = { start: payload.start, end: payload.end };
+      }
+    }
+    score = round(best.probability);
+    const floor = hits.find((h) => FLOOR_RULES.has(h.rule));
+    if (floor && score < thresholds.review) score = thresholds.review;
+    if (verdictFor(score, thresholds) !== 'pass') {
+      findings.push({
+        type: 'learned_classifier',
+        ...bestRange,
+        score,
+        reason: `learned ${channel} scorer${best.evidence.length ? `: ${best.evidence.map((e) => e.name).join(', ')}` : ''}`,
+        rule: `learned.${channel}`,
+      });
+    }
+  }
   findings.sort((a, b) => a.start - b.start || b.score - a.score);
   return { verdict: verdictFor(score, thresholds), score, findings };
 }

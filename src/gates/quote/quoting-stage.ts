@@ -26,8 +26,10 @@ function sentenceAround(text: string, start: number, end: number): [number, numb
 }
 
 function mergedRanges(text: string, findings: readonly Finding[]): Array<[number, number]> {
-  const ranges = findings
-    .filter((f) => f.type !== 'sensitive_object' && f.type !== 'harmful_request')
+  const pointed = findings.filter((f) => f.type !== 'sensitive_object' && f.type !== 'harmful_request');
+  // the learned scorer's finding is a whole window: used only when no recogniser points closer
+  const precise = pointed.filter((f) => f.type !== 'learned_classifier');
+  const ranges = (precise.length > 0 ? precise : pointed)
     .map((f) => sentenceAround(text, f.start, f.end))
     .sort((a, b) => a[0] - b[0]);
   const out: Array<[number, number]> = [];

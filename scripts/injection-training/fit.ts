@@ -1,0 +1,69 @@
+/**
+ * Fits the two channel models and places each one's operating point: the logit cut is the
+ * smallest that keeps false positives on the calibration split's benign texts at or below the
+ * channel's target (tighter than the issue's 2% / 3%, so there is room for text unlike ours);
+ * the bias is then shifted so the cut lands exactly on the scanner's review threshold
+ * (src/gates/input/verdict.ts). A text scores `review` exactly when its worst window's logit
+ * reaches the cut.
+ */
+import { CHANNELS, type Channel, DEFAULT_THRESHOLDS } from '../../src/gates/input/index.js';
+import type { InjectionModel } from '../../src/gates/input/learned/model.js';
+import { isCalibration } from './data.js';
+import { DEFAULT_LEARN, exampleLogit, type LearnOptions, learn, type Trained } from './learn.js';
+import type { Example } from './vectorize.js';
+
+/** Benign false-positive rate allowed on the calibration split, per channel. */
+export const FP_TARGET: Readonly<Record<Channel, number>> = { user_input: 0.02, tool_output: 0.01 };
+
+/**
+ * The cut never drops below this logit (odds 3:1 of the balanced training): a calibration split
+ * of our own text can be too easy to place it.
+ */
+const MIN_CUT = 1.1;
+
+const logit = (p: number) => Math.log(p / (1 - p));
+
+export interface Fitted {
+  model: InjectionModel;
+  cuts: Record<Channel, number>;
+}
+
+/** Per group of calibration rows (our own generated text; everyone else's), the cut that group needs; the highest wins. */
+function chooseCut(trained: Trained, calibration: readonly Example[], target: number): number {
+  let cut = MIN_CUT;
+  for (const own of [true, false]) {
+    const benign = calibration
+      .filter((e) => e.y === 0 && (e.row.source === 'generated') === own)
+      .map((e) => exampleLogit(trained, e))
+      .sort((a, b) => b - a);
+    if (benign.length === 0) continue;
+    const allowed = Math.floor(benign.length * target);
+    // strictly above the (allowed+1)-th highest benign logit
+    cut = Math.max(cut, benign[allowed]! + 1e-6);
+  }
+  return cut;
+}
+
+export function fitChannels(examples: readonly Example[], opts: Partial<LearnOptions> = {}): Fitted {
+  const channels = {} as Record<Channel, { bias: number; weights: Float32Array; scale: number }>;
+  const cuts = {} as Record<Channel, number>;
+  for (const ch of CHANNELS) {
+    const mine = examples.filter((e) => e.row.channel === ch);
+    const train = mine.filter((e) => !isCalibration(e.row));
+    const cal = mine.filter((e) => isCalibration(e.row));
+    // public and fixture rows are fewer and unlike our own: weigh them up so they count
+    const trained = learn(train, {
+      ...DEFAULT_LEARN,
+      ...opts,
+      weightOf: (e) => (e.row.source === 'generated' ? 1 : 3),
+    });
+    const cut = chooseCut(trained, cal, FP_TARGET[ch]);
+    cuts[ch] = cut;
+    channels[ch] = {
+      bias: trained.bias - cut + logit(DEFAULT_THRESHOLDS[ch].review),
+      weights: trained.weights as Float32Array,
+      scale: 1,
+    };
+  }
+  return { model: { bits: 18, channels }, cuts };
+}

@@ -1,0 +1,101 @@
+/**
+ * Addressing and structure cues for the learned injection scorer. None decides anything alone:
+ * each is one feature whose weight the trainer learns per channel (a second-person imperative
+ * is ordinary in a user's request and telling in a fetched document). They describe how
+ * injected text is *shaped* — who it speaks to, what delimiters it fakes, what it hides —
+ * rather than any attack's wording. Patterns run on normalised text (lower-case, NFKC).
+ */
+
+export interface Cue {
+  readonly id: string;
+  readonly pattern: RegExp;
+}
+
+const c = (id: string, source: string): Cue => ({ id, pattern: new RegExp(source, 'gm') });
+
+export const CUES: readonly Cue[] = [
+  // speaking to the reader / the model
+  c(
+    'cue.you_imperative',
+    '\\byou (?:must|should|need to|have to|are (?:required|instructed|to|now)|will now|shall)\\b|你(?:必须|需要|应该|务必|现在要|得)|请你',
+  ),
+  c(
+    'cue.address_ai',
+    '\\b(?:ai|a\\.i\\.|assistant|model|agent|bot|llm|chatbot|gpt)\\b\\s*(?:[,:—–-]|reading|processing|summari[sz]ing|helper)|(?:助手|助理|智能体|大模型|模型|机器人|\\bai\\b)\\s*[,:，：—]',
+  ),
+  c(
+    'cue.reader_ref',
+    '\\b(?:whoever|whatever|anyone|any (?:ai|assistant|model))\\b[^.\\n]{0,20}\\b(?:reading|processing|summari[sz]ing|handling)\\b|\\bif you are an?\\b|\\bon behalf of the user\\b|(?:阅读|处理|读到|总结)(?:本|此|这)|替用户',
+  ),
+  c(
+    'cue.secrecy',
+    "\\b(?:do not|don't|never|without) (?:tell(?:ing)?|mention(?:ing)?|inform(?:ing)?|notify(?:ing)?|alert(?:ing)?|ask(?:ing)?)\\b[^.\\n]{0,20}\\b(?:user|anyone|them|no one)\\b|\\bnotify no one\\b|不要(?:告诉|提|通知|让)|别告诉|不要提|不用问|别多问",
+  ),
+  c(
+    'cue.from_now',
+    '\\bfrom now on\\b|\\bfrom (?:this|here) (?:point|moment)\\b|\\bstarting now\\b|\\beffective immediately\\b|\\bfor the rest of this\\b|从现在(?:开始|起)|从此刻起|即刻起|从这一刻起|以后都',
+  ),
+  // authority and permission
+  c(
+    'cue.authority',
+    "\\b(?:i am|i'm|this is|as|speaking as|on behalf of|message from|per)\\s+(?:the |your |an? )?(?:[a-z]+ ){0,2}(?:admin(?:istrator)?|ceo|cfo|cto|owner|developer|security|root|superuser|officer|engineer|operator|auditor|compliance)\\b|我(?:是|作为|代表)[^,，。\\n]{0,10}(?:管理员|负责人|开发|所有者|总监|ceo|安全|运营|审计|合规|主人)",
+  ),
+  c(
+    'cue.authorize',
+    '\\bauthori[sz](?:e|ed|ing|ation)\\b|\\bcleared to\\b|\\bsigned off\\b|\\bpre-?approved\\b|\\bclearance\\b|\\bprivileges?\\b|\\belevat|\\bpromot|授权|批准了|已批准|签过字|打过招呼|权限|提升为|升级为|升成',
+  ),
+  c(
+    'cue.role_token',
+    '\\b[a-z]+_(?:admin|administrator|owner|manager|approver|operator)\\b|\\b(?:admin|superuser|root|owner) (?:role|rights|access|mode|privileges?)\\b|(?:管理员|所有者|超级用户)(?:角色|权限|身份|模式)',
+  ),
+  // talking about the model's own instructions
+  c(
+    'cue.prompt_ref',
+    '\\b(?:system prompt|system message|initial (?:instructions?|prompt)|first (?:message|instructions?)|hidden (?:text|prompt|instructions?|setup)|setup text|developer (?:message|prompt)|original prompt|configuration|guidelines|programming)\\b|系统提示|初始指令|隐藏(?:内容|设定|指令)|设定|配置|准则|开头的指示',
+  ),
+  c(
+    'cue.verbatim',
+    '\\b(?:verbatim|word for word|exactly as written|in full|base64|encoded)\\b|原封不动|一字不差|逐字|原样|原文|base64',
+  ),
+  c(
+    'cue.override_word',
+    '\\b(?:ignore|disregard|forget|override|overrides|bypass|set aside|scratch|void|outdated|superseded|no longer (?:apply|valid|count)|retired|disabled|turned off|lifted)\\b|忽略|无视|作废|覆盖|不再适用|绕过|跳过|关掉|取消了|已关闭|不用管|别管|抛开|搁置|过时',
+  ),
+  c('cue.obey', '\\b(?:obey|comply|follow (?:only|my|these)|listen only)\\b|服从|听我的|只听|照做'),
+  c(
+    'cue.persona',
+    '\\b(?:pretend|act as|act like|role-?play|imagine you|you are now|stay in character|play a game)\\b|扮演|假装|假设你是|想象你是|你现在是|你就是|玩个游戏|保持角色',
+  ),
+  c(
+    'cue.no_limits',
+    '\\b(?:no (?:rules|limits|restrictions|filters?)|unrestricted|unfiltered|never refuse|do anything now|developer mode|jailbr)\\w*|没有(?:任何)?(?:规则|限制|底线)|无限制|不受(?:任何)?(?:约束|限制)|绝不(?:能)?拒绝|开发者模式',
+  ),
+  // structure: templates, delimiters, hiding places
+  c(
+    'cue.template_token',
+    '<\\|[a-z_]{2,20}\\|>|\\[/?inst\\]|<</?sys>>|^\\s*#{2,}\\s*(?:system|instruction|response|系统)|</?(?:system|assistant|user)>|\\[system\\]',
+  ),
+  c(
+    'cue.delimiter_break',
+    '</(?:data|document|context|content|email|tool_result|result|input|text|record|备注)>|\\bend of (?:document|email|data|context|input|user content|tool result)\\b|={3,}|^-{3,}$|"""|\'\'\'|\\]\\]>|文档结束|到此结束|结果结束|以上只是|上面只是|the above was only',
+  ),
+  c(
+    'cue.html_hidden',
+    '<!--|display\\s*:\\s*none|font-size\\s*:\\s*0|visibility\\s*:\\s*hidden|<div hidden|white text|白色字体',
+  ),
+  c(
+    'cue.bracket_note',
+    '^\\s*[\\[【(（][^\\]】)）\\n]{0,30}(?:note|to|for|attention|注意|给|致)[^\\]】)）\\n]{0,30}[\\]】)）:：]',
+  ),
+  c('cue.external_dest', '[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+|https?://|www\\.'),
+  c('cue.account_number', '\\b[a-z]{2}\\d{2}[a-z0-9]{11,30}\\b|\\b62\\d{14,17}\\b|尾号'),
+  c('cue.money', '\\b(?:transfer|wire|refund|pay|withdraw|move the funds)\\b|转账|汇款|打款|退款|转到|汇出'),
+  c(
+    'cue.access_change',
+    '\\b(?:grant|revoke|reset|disable|unlock|invite|add)\\b[^.\\n]{0,30}\\b(?:access|password|admin|rights|account|2fa|two-factor|folder|group|lock)\\b|(?:开通|授予|重置|关闭|解锁|拉进|加到)[^。\\n]{0,12}(?:权限|密码|账号|认证|文件夹|群|门锁)',
+  ),
+  c(
+    'cue.answer_control',
+    '\\b(?:in your (?:reply|answer|response|summary)|when (?:you )?(?:answer|reply|summari[sz]e)|reply only|respond only|tell the user|say that|state that)\\b|(?:回答|回复|总结)(?:里|中|时)|告诉用户|只回复|说明这',
+  ),
+];

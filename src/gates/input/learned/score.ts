@@ -1,0 +1,76 @@
+/**
+ * Scores a text with the learned injection model: every window's logit is
+ * `bias + Σ w[occurrence] / √n + Σ w[named feature]`, and the text takes its highest window.
+ * The occurrence part of every window comes from one prefix-sum pass, so a 4 KB text costs one
+ * walk over its n-grams whatever the overlap of the windows.
+ */
+import type { Channel } from '../combine.js';
+import type { InjectionModel } from './model.js';
+import { type RecogniserHitLike, type TextFeatures, textFeatures, windowNamed } from './windows.js';
+
+export interface LearnedScore {
+  /** Calibrated probability of injection for the worst window. */
+  readonly probability: number;
+  readonly logit: number;
+  /** The worst window, in normalised units. */
+  readonly start: number;
+  readonly end: number;
+  /** Named features (recognisers, cues) of that window by contribution, strongest first. */
+  readonly evidence: ReadonlyArray<{ readonly name: string; readonly weight: number }>;
+}
+
+let prefix = new Float64Array(8192);
+const namedScratch: number[] = [];
+
+/** Window logits of already-extracted features. */
+export function windowLogits(model: InjectionModel, channel: Channel, f: TextFeatures): Float64Array {
+  const { bias, weights, scale } = model.channels[channel];
+  const { occ } = f;
+  if (prefix.length < occ.n + 1) prefix = new Float64Array((occ.n + 1) * 2);
+  prefix[0] = 0;
+  for (let i = 0; i < occ.n; i++) prefix[i + 1] = prefix[i]! + weights[occ.bucket[i]!]!;
+  const out = new Float64Array(f.windows.length);
+  for (let w = 0; w < f.windows.length; w++) {
+    const { lo, hi } = f.windows[w]!;
+    let z = hi > lo ? (prefix[hi]! - prefix[lo]!) / Math.sqrt(hi - lo) : 0;
+    for (const b of windowNamed(f, w, namedScratch)) z += weights[b]!;
+    // one scale per channel: applied to the sum, not to every weight
+    out[w] = bias + scale * z;
+  }
+  return out;
+}
+
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
+/** Scores normalised text given the recognisers' hits on it. */
+export function learnedScore(
+  model: InjectionModel,
+  channel: Channel,
+  normalized: string,
+  hits: readonly RecogniserHitLike[],
+  folded?: string,
+): LearnedScore {
+  const f = textFeatures(normalized, hits, folded);
+  const logits = windowLogits(model, channel, f);
+  let best = 0;
+  for (let w = 1; w < logits.length; w++) if (logits[w]! > logits[best]!) best = w;
+  const win = f.windows[best]!;
+  const { weights, scale } = model.channels[channel];
+  const seen = new Set<string>();
+  const evidence: Array<{ name: string; weight: number }> = [];
+  for (const h of f.named) {
+    if (h.start >= win.end || h.end <= win.start || seen.has(h.name)) continue;
+    seen.add(h.name);
+    const weight = weights[h.bucket]! * scale;
+    if (weight > 0) evidence.push({ name: h.name, weight: Math.round(weight * 100) / 100 });
+  }
+  evidence.sort((a, b) => b.weight - a.weight);
+  const logit = logits[best]!;
+  return {
+    probability: sigmoid(logit),
+    logit,
+    start: win.start,
+    end: win.end,
+    evidence: evidence.slice(0, 5),
+  };
+}

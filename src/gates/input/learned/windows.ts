@@ -1,0 +1,160 @@
+/**
+ * Windowed features of one text for the learned injection scorer. A long document with one
+ * injected paragraph must not be averaged away by its benign rest, so the text is cut into
+ * overlapping windows and each is scored on its own; the text scores as its worst window
+ * (`score.ts`). The same function feeds the trainer (scripts/train-injection.ts), so training
+ * and scanning see identical features.
+ *
+ * A window's features: its n-gram occurrences (each with value 1/√n, n = occurrences in the
+ * window), plus named features with value 1 — every recogniser id and type and every cue that
+ * matched inside the window, and the window's position (only, first, middle, last). No length
+ * feature: in any hand-made corpus attacks and requests differ in length, and that is no signal.
+ */
+import { CUE_KEYWORD_INDEX_ARTIFACT, prebuiltKeywordIndex } from '../prebuilt-keyword-index.js';
+import { RECOGNISER_KEYWORDS } from '../recogniser-keywords.js';
+import { RecogniserPrefilter } from '../recogniser-prefilter.js';
+import { CUES } from './cues.js';
+import { foldLeetspeak, namedBucket, type Occurrences, occurrencesOf } from './occurrences.js';
+
+/** Window length and stride, in normalised UTF-16 units. */
+export const WINDOW = 400;
+export const STRIDE = 200;
+
+/** A named feature's hit: which bucket, and where in the normalised text. */
+export interface NamedHit {
+  readonly bucket: number;
+  readonly start: number;
+  readonly end: number;
+  /** Readable name, for explanations. */
+  readonly name: string;
+}
+
+export interface TextFeatures {
+  readonly occ: Occurrences;
+  readonly named: readonly NamedHit[];
+  /** [start, end) of each window in normalised units, and its occurrence range [lo, hi). */
+  readonly windows: ReadonlyArray<{ start: number; end: number; lo: number; hi: number }>;
+  /** Per window, the named hits (indexes into `named`) overlapping it. */
+  readonly byWindow: ReadonlyArray<readonly number[]>;
+}
+
+const CUE_BUCKETS = CUES.map((cue) => namedBucket(cue.id));
+const SHAPE = {
+  only: namedBucket('win.only'),
+  first: namedBucket('win.first'),
+  last: namedBucket('win.last'),
+  middle: namedBucket('win.middle'),
+};
+
+const bucketCache = new Map<string, number>();
+/** Bucket of a recogniser id or type (memoised). */
+export function bucketOfName(name: string): number {
+  let b = bucketCache.get(name);
+  if (b === undefined) {
+    b = namedBucket(name);
+    bucketCache.set(name, b);
+  }
+  return b;
+}
+
+/** Hits of the recognisers, as the scanner found them (normalised coordinates). */
+export interface RecogniserHitLike {
+  readonly rule: string;
+  readonly type: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+// The recognisers' keyword pre-filter, over the cues: a cue whose required literals are absent
+// cannot match, so its regex is skipped (exact, only faster; see recogniser-prefilter.ts).
+// Requirements come from the generated table, the index from the build (dist/bundle/), so a
+// one-shot scan derives and builds neither.
+let prefilter: RecogniserPrefilter | undefined;
+const cueMay = new Uint8Array(CUES.length);
+
+/** The cues' keyword pre-filter (built on first use unless the build left its index). */
+export function cuePrefilter(): RecogniserPrefilter {
+  prefilter ??= new RecogniserPrefilter(CUES, RECOGNISER_KEYWORDS, (keywords) =>
+    prebuiltKeywordIndex(keywords, CUE_KEYWORD_INDEX_ARTIFACT),
+  );
+  return prefilter;
+}
+
+/** Every cue hit in `text` (at most a few per cue). */
+export function cueHits(text: string): NamedHit[] {
+  const out: NamedHit[] = [];
+  cuePrefilter().select(text, cueMay);
+  for (let k = 0; k < CUES.length; k++) {
+    if (cueMay[k] !== 1) continue;
+    const re = CUES[k]!.pattern;
+    re.lastIndex = 0;
+    let n = 0;
+    for (let m = re.exec(text); m !== null && n < 4; m = re.exec(text)) {
+      if (m[0].length === 0) {
+        re.lastIndex++;
+        continue;
+      }
+      out.push({ bucket: CUE_BUCKETS[k]!, start: m.index, end: m.index + m[0].length, name: CUES[k]!.id });
+      n++;
+    }
+  }
+  return out;
+}
+
+/** Features of one normalised text. The occurrence buffers are shared: use before the next call. */
+export function textFeatures(
+  text: string,
+  hits: readonly RecogniserHitLike[],
+  folded: string | undefined = foldLeetspeak(text),
+): TextFeatures {
+  // cues read the leetspeak-folded view (offsets are the same)
+  const named: NamedHit[] = cueHits(folded ?? text);
+  for (const h of hits) {
+    named.push({
+      bucket: bucketOfName(`rule.${h.rule}`),
+      start: h.start,
+      end: h.end,
+      name: `rule.${h.rule}`,
+    });
+    named.push({
+      bucket: bucketOfName(`type.${h.type}`),
+      start: h.start,
+      end: h.end,
+      name: `type.${h.type}`,
+    });
+  }
+  const occ = occurrencesOf(text);
+  const windows: Array<{ start: number; end: number; lo: number; hi: number }> = [];
+  const len = text.length;
+  let lo = 0;
+  for (let start = 0; ; start += STRIDE) {
+    const end = Math.min(len, start + WINDOW);
+    while (lo < occ.n && occ.pos[lo]! < start) lo++;
+    let hi = lo;
+    while (hi < occ.n && occ.pos[hi]! < end) hi++;
+    windows.push({ start, end, lo, hi });
+    if (end >= len) break;
+  }
+  // window k covers [k·STRIDE, k·STRIDE + WINDOW): a hit overlaps windows from the first whose end
+  // passes its start to the last whose start is before its end
+  const byWindow: number[][] = windows.map(() => []);
+  named.forEach((h, i) => {
+    const from = Math.max(0, Math.floor((h.start - WINDOW) / STRIDE) + 1);
+    const to = Math.min(windows.length - 1, Math.floor(Math.max(h.end - 1, h.start) / STRIDE));
+    for (let k = from; k <= to; k++) byWindow[k]!.push(i);
+  });
+  return { occ, named, windows, byWindow };
+}
+
+/** The named features (buckets) of window `w`: its position plus every named hit overlapping it. */
+export function windowNamed(f: TextFeatures, w: number, out: number[] = []): number[] {
+  out.length = 0;
+  const win = f.windows[w]!;
+  const count = f.windows.length;
+  out.push(count === 1 ? SHAPE.only : w === 0 ? SHAPE.first : w === count - 1 ? SHAPE.last : SHAPE.middle);
+  for (const i of f.byWindow[w]!) {
+    const h = f.named[i]!;
+    if (h.start < win.end && h.end > win.start && !out.includes(h.bucket)) out.push(h.bucket);
+  }
+  return out;
+}
