@@ -8,6 +8,7 @@ import { bridgeTargetOf } from './bridge-target.js';
 import { ENGINE_STATE_RULE_ID, ENGINE_STATE_SHELL_RULE, engineStateDenial } from './engine-state-guard.js';
 import { type PathRoots, targetPathOf } from './path-pattern.js';
 import { type CompiledRuleSet, evaluateRules, type RuleEvaluation } from './rule-set.js';
+import { networkAllowanceOf, withShellSandbox } from './sandbox-grant.js';
 import { toolKindOf } from './tool-names.js';
 
 export const APPROVAL_STAGE = 'approval';
@@ -167,13 +168,22 @@ export function createApprovalStage(options: ApprovalStageOptions = {}): Gateway
         state?.mode ?? (ctx.approvalMode as ApprovalMode | undefined) ?? options.defaultMode ?? 'default';
       if (!state) {
         // Without rules the mode alone decides; fail towards asking.
-        return decideApproval({
+        const kind = toolKindOf(name, spec?.kind);
+        const d = decideApproval({
           tool: name,
-          kind: toolKindOf(name, spec?.kind),
+          kind,
           mode,
           rule: { effect: 'none' },
-          readOnly: spec?.annotations.readOnly === true && toolKindOf(name, spec?.kind) !== 'shell',
+          readOnly: spec?.annotations.readOnly === true && kind !== 'shell',
           background: ctx.agent?.background === true,
+        });
+        if (kind !== 'shell') return d;
+        return withShellSandbox(d, {
+          mode,
+          readOnly: false,
+          sandboxed: isSandboxed(spec),
+          background: ctx.agent?.background === true,
+          network: { allowed: [], denied: [] },
         });
       }
       return approvalFor(state, name, args, spec, ctx.agent?.background === true);
@@ -186,7 +196,9 @@ export function approvalFor(
   state: { readonly rules: CompiledRuleSet; readonly mode: ApprovalMode; readonly background: boolean },
   name: string,
   args: unknown,
-  spec: Pick<ToolSpec, 'kind' | 'annotations' | 'riskLevel'> | undefined,
+  spec:
+    | (Pick<ToolSpec, 'kind' | 'annotations' | 'riskLevel'> & Pick<Partial<ToolSpec>, 'sandbox'>)
+    | undefined,
   backgroundCaller = false,
 ): StageDecision {
   const kind = toolKindOf(name, spec?.kind);
@@ -197,7 +209,8 @@ export function approvalFor(
   const readOnly = kind === 'shell' ? (rule.shell?.readOnly ?? false) : spec?.annotations.readOnly === true;
   const destructive =
     kind === 'shell' ? (rule.shell?.destructive ?? false) : spec?.annotations.destructive === true;
-  return decideApproval({
+  const background = state.background || backgroundCaller;
+  const d = decideApproval({
     tool: name,
     kind,
     mode: state.mode,
@@ -211,6 +224,24 @@ export function approvalFor(
     ...(kind === 'read'
       ? { insideProject: isInside(targetPathOf(args, state.rules.roots), state.rules.roots.projectRoot) }
       : {}),
-    background: state.background || backgroundCaller,
+    background,
   });
+  if (kind !== 'shell') return d;
+  return withShellSandbox(d, {
+    mode: state.mode,
+    readOnly,
+    sandboxed: isSandboxed(spec),
+    background,
+    network: networkAllowanceOf(state.rules),
+  });
+}
+
+/**
+ * Whether a shell-kind tool's processes are confined: its manifest declares a sandbox that can be
+ * created here. A call judged without a manifest (a bare rule check) is taken as confined; a
+ * manifest without a sandbox is not — its commands would run with the engine's full access.
+ */
+function isSandboxed(spec: Pick<Partial<ToolSpec>, 'sandbox'> | undefined): boolean {
+  if (spec === undefined) return true;
+  return spec.sandbox?.available() === true;
 }

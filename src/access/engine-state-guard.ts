@@ -1,6 +1,6 @@
 import { decide, type StageDecision } from '../core/index.js';
 import type { ToolKind } from '../tools/index.js';
-import { type EngineStatePath, engineStatePaths, matchEngineState } from './engine-state.js';
+import { type EngineStatePath, engineStatePaths, matchEngineState } from '../tools/index.js';
 import { type PathRoots, resolvePath } from './path-pattern.js';
 import type { CompiledRule } from './rule-set.js';
 

@@ -4,6 +4,13 @@
  * functions; the loaders (`*-loader.ts`) are the only I/O.
  */
 
+export {
+  type EngineStatePath,
+  type EngineStateRoots,
+  engineStatePaths,
+  isEngineStatePath,
+  matchEngineState,
+} from '../tools/index.js';
 export { type AccessContext, type BuildAccessContextInput, buildAccessContext } from './access-context.js';
 export {
   ACCESS_STAGE,
@@ -60,13 +67,6 @@ export {
   loadAgentDefinitions,
 } from './definition-loader.js';
 export {
-  type EngineStatePath,
-  type EngineStateRoots,
-  engineStatePaths,
-  isEngineStatePath,
-  matchEngineState,
-} from './engine-state.js';
-export {
   ENGINE_STATE_RULE_ID,
   engineStateDenial,
   engineStateOf,
@@ -99,6 +99,12 @@ export {
   type RuleWarning,
   type ToolRules,
 } from './rule-set.js';
+export {
+  type NetworkAllowance,
+  networkAllowanceOf,
+  type ShellSandboxInput,
+  withShellSandbox,
+} from './sandbox-grant.js';
 export {
   type AccessSettingsFile,
   type EffectiveAccessSettings,

@@ -8,6 +8,7 @@ import {
   targetPathOf,
 } from './path-pattern.js';
 import { PATH_RULE_COVERAGE, type ParsedRule, parseRule, type RuleEffect } from './rule-parser.js';
+import { namesPathOutside } from './shell-hazards.js';
 import {
   FILE_READING_COMMANDS,
   isDestructiveShell,
@@ -392,7 +393,13 @@ function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string):
     files ??= fileOpsOf(split, set.roots);
     const root = set.roots.projectRoot.replace(/\/$/, '');
     const outside = (f: { abs: string }) => f.abs !== root && !f.abs.startsWith(`${root}/`);
-    if (files.reads.some(outside) || files.writes.some(outside)) shell = { ...shell, readOnly: false };
+    if (
+      files.reads.some(outside) ||
+      files.writes.some(outside) ||
+      namesPathOutside(split.segments, set.roots)
+    ) {
+      shell = { ...shell, readOnly: false };
+    }
   }
   const whole = rules.index.allow.whole[0];
   if (whole) return { effect: 'allow', rule: whole, shell };

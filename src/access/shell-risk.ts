@@ -1,3 +1,4 @@
+import { hasExpansion, readToolHazard } from './shell-hazards.js';
 import type { ShellSegment, SplitShellCommand } from './shell-split.js';
 
 /**
@@ -107,6 +108,8 @@ export const FILE_READING_COMMANDS = new Set([
 
 export function segmentIsReadOnly(seg: ShellSegment): boolean {
   if (seg.writes.length > 0 || seg.nested || seg.riskyEnv) return false;
+  // Write/exec flags of read tools, and words whose value is not known until the shell expands them.
+  if (seg.words.some(hasExpansion) || readToolHazard(seg.words) !== undefined) return false;
   const cmd = seg.words[0];
   if (cmd === undefined) return true;
   if (cmd !== 'git' && cmd !== 'find' && cmd !== 'sed' && cmd !== 'sort') return READ_ONLY_COMMANDS.has(cmd);

@@ -150,6 +150,20 @@ function mcpServerSchema(name: z.ZodString) {
       args: z.array(z.string()).default([]),
       env: z.record(z.string(), z.string()).default({}),
       cwd: z.string().optional(),
+      /**
+       * Run the server in the process sandbox (docs/sandbox.md): `read-only`, `workspace-write`
+       * (its `cwd` writable), or `network` with the domains its egress proxy lets through.
+       */
+      sandbox: z
+        .union([
+          z.enum(['read-only', 'workspace-write']),
+          z.strictObject({
+            profile: z.enum(['read-only', 'workspace-write', 'network']),
+            allowedDomains: z.array(z.string().min(1)).default([]),
+            readRoots: z.array(z.string().startsWith('/')).default([]),
+          }),
+        ])
+        .optional(),
       ...policy,
     }),
     z.strictObject({

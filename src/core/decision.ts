@@ -1,3 +1,5 @@
+import type { SandboxGrant } from './sandbox-grant.js';
+
 /**
  * The vocabulary every gateway stage speaks. `allow` lets the call continue to the next stage; the
  * first non-allow verdict ends the call.
@@ -17,6 +19,11 @@ export interface StageDecision {
   readonly details?: Readonly<Record<string, unknown>>;
   /** Arguments rewritten by this stage (e.g. scope narrowing); later stages see these. */
   readonly updatedArgs?: unknown;
+  /**
+   * The sandbox the call's processes run under, when this stage decides it (the approval stage
+   * does, for shell). The gateway hands the last one on the path to `execute`; see docs/sandbox.md.
+   */
+  readonly sandbox?: SandboxGrant;
 }
 
 /** Convenience constructor that keeps stage/rule naming consistent. */
@@ -25,7 +32,7 @@ export function decide(
   stage: string,
   ruleId: string,
   reason: string,
-  extra?: { details?: Record<string, unknown>; updatedArgs?: unknown },
+  extra?: { details?: Record<string, unknown>; updatedArgs?: unknown; sandbox?: SandboxGrant },
 ): StageDecision {
   return { verdict, stage, ruleId, reason, ...extra };
 }

@@ -10,6 +10,7 @@ export {
   dataLevelRank,
   type Identity,
 } from './identity.js';
+export { SANDBOX_PROFILES, type SandboxGrant, type SandboxProfile } from './sandbox-grant.js';
 export type {
   ApprovalAnswer,
   ApprovalRequest,
@@ -25,6 +26,7 @@ export type {
 export {
   type AgentFrameRef,
   type FieldTag,
+  type ProcessSandboxPort,
   RISK_LEVELS,
   type RiskLevel,
   TOOL_KINDS,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { DataLevel, Identity } from './identity.js';
+import type { SandboxGrant, SandboxProfile } from './sandbox-grant.js';
 
 export const RISK_LEVELS = ['low', 'medium', 'high', 'critical'] as const;
 export type RiskLevel = (typeof RISK_LEVELS)[number];
@@ -48,6 +49,24 @@ export interface ToolExecutionContext {
   readonly idempotencyKey?: string;
   /** Working directory for workspace tools. */
   readonly cwd?: string;
+  /**
+   * The sandbox the approval granted this call (set by the gateway from the decision path, never
+   * from arguments). A tool that starts processes runs them under it; absent means `read-only`.
+   */
+  readonly sandbox?: SandboxGrant;
+  /** Tells the gateway which profile the call's processes actually ran under (for the audit). */
+  readonly reportSandbox?: (profile: SandboxProfile) => void;
+}
+
+/**
+ * How a tool that starts processes confines them. The approval stage reads it: where no sandbox
+ * can be created every call asks first (denied in plan mode and in background agents).
+ */
+export interface ProcessSandboxPort {
+  /** True when a sandbox can be created here (probed once, then cached). */
+  available(): boolean;
+  /** One line for start-up warnings and `twinline doctor`. */
+  describe(): string;
 }
 
 /** A minimal view of the calling agent, for context-aware tools (e.g. ask_user refusing background callers). */
@@ -92,5 +111,7 @@ export interface ToolSpec<I = any, O = unknown> {
   readonly dataScopes?: readonly string[];
   /** Tenants this tool serves; absent means every tenant. The gateway denies callers from others. */
   readonly tenants?: readonly string[];
+  /** Tools that start processes (`shell`): how those processes are confined. */
+  readonly sandbox?: ProcessSandboxPort;
   readonly execute: (args: I, ctx: ToolExecutionContext) => Promise<O>;
 }

@@ -2,6 +2,8 @@ import {
   decide,
   hashCanonical,
   type Identity,
+  type SandboxGrant,
+  type SandboxProfile,
   type StageDecision,
   TwinlineError,
   uuidV7,
@@ -304,6 +306,9 @@ export class ToolGateway {
     if (pre.verdict === 'review') {
       return this.#enqueueReview(call, ctx, started, time, pre);
     }
+    // The sandbox comes from the stages' decisions (the approval stage's), never from the call.
+    const sandbox = sandboxGrantOf(path);
+    let ranUnder: SandboxProfile | undefined;
     const outcome = await executeWithTimeout(
       tool,
       prepared.args,
@@ -314,6 +319,10 @@ export class ToolGateway {
         ...(ctx.agent ? { agent: ctx.agent } : {}),
         ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
         ...(ctx.cwd ? { cwd: ctx.cwd } : {}),
+        ...(sandbox ? { sandbox } : {}),
+        reportSandbox: (profile) => {
+          ranUnder = profile;
+        },
       },
       ctx.signal,
     );
@@ -324,9 +333,10 @@ export class ToolGateway {
         path,
         args: prepared.args,
         error: outcome.error,
+        ...(ranUnder ? { sandbox: ranUnder } : {}),
       });
     }
-    return this.#finishExecuted(call, ctx, started, time, pre, outcome);
+    return this.#finishExecuted(call, ctx, started, time, pre, outcome, ranUnder);
   }
 
   async #finishExecuted(
@@ -336,7 +346,9 @@ export class ToolGateway {
     time: Date,
     pre: PreOutcome,
     outcome: Extract<ExecutionOutcome, { status: 'executed' }>,
+    ranUnder: SandboxProfile | undefined,
   ): Promise<GatewayResult> {
+    const sandbox = ranUnder ? { sandbox: ranUnder } : {};
     let output = outcome.output;
     const notes: string[] = [];
     try {
@@ -354,6 +366,7 @@ export class ToolGateway {
         path: pre.path,
         args: pre.prepared.args,
         error: { code: 'result-stage.error', message: `A result stage failed: ${messageOf(err)}` },
+        ...sandbox,
       });
     }
     return this.#finish(call, ctx, started, time, {
@@ -363,6 +376,7 @@ export class ToolGateway {
       args: pre.prepared.args,
       output,
       notes,
+      ...sandbox,
     });
   }
 
@@ -550,6 +564,7 @@ export class ToolGateway {
       error?: { code: string; message: string };
       reviewId?: string;
       notes?: readonly string[];
+      sandbox?: SandboxProfile;
     },
   ): GatewayResult {
     const durationMs = performance.now() - started;
@@ -573,6 +588,7 @@ export class ToolGateway {
       durationMs,
       ...(ctx.watermark ? { watermark: ctx.watermark } : {}),
       ...(ctx.taskId ? { taskId: ctx.taskId } : {}),
+      ...(r.sandbox ? { sandbox: r.sandbox } : {}),
     };
     try {
       this.#audit.record(record);
@@ -631,6 +647,15 @@ function safeHash(args: unknown): string {
   } catch {
     return 'unhashable';
   }
+}
+
+/** The last sandbox grant a stage put on the path (a later stage may narrow an earlier one). */
+function sandboxGrantOf(path: readonly StageDecision[]): SandboxGrant | undefined {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const grant = path[i]!.sandbox;
+    if (grant) return grant;
+  }
+  return undefined;
 }
 
 function messageOf(err: unknown): string {

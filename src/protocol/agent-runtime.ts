@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join, relative } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { compileRuleSet, engineStatePaths, loadAccessEnvironment } from '../access/index.js';
 import {
   type AgentEvent,
@@ -27,9 +27,12 @@ import { ToolRegistry, type ToolSpec } from '../tools/index.js';
 import {
   createWorkspaceTools,
   isWithin,
+  ProcessSandbox,
   protectedPathCheck,
   resolveInWorkspace,
   rootsFor,
+  sandboxOptionsFromEnv,
+  sqliteStatePaths,
 } from '../tools/workspace/index.js';
 import { LazyStore } from './lazy-store.js';
 import type { HostApprovalMode } from './permission-modes.js';
@@ -89,9 +92,16 @@ export function identityFor(config: TwinlineConfig, env: NodeJS.ProcessEnv): Ide
 function workspaceTools(
   cwd: string,
   cache: ReadCache,
-  protectedWrite: (realPath: string) => string | undefined,
+  confinement: {
+    readonly protectedWrite: (realPath: string) => string | undefined;
+    readonly sandbox?: ProcessSandbox | undefined;
+  },
 ): ToolSpec[] {
-  const options = { root: cwd, protectedWrite };
+  const options = {
+    root: cwd,
+    protectedWrite: confinement.protectedWrite,
+    ...(confinement.sandbox ? { sandbox: confinement.sandbox } : {}),
+  };
   return createWorkspaceTools(options).map((tool) =>
     tool.name === 'read_file'
       ? withReadCache(
@@ -118,13 +128,19 @@ export async function engineRegistry(
   domain: TwinlineConfig,
   identity: Identity,
   cwd: string,
-  options: { cache?: ReadCache; protectedWrite?: (realPath: string) => string | undefined } = {},
+  options: {
+    cache?: ReadCache;
+    protectedWrite?: (realPath: string) => string | undefined;
+    /** The process sandbox of `shell` (default: one from the environment, as the engine makes). */
+    sandbox?: ProcessSandbox;
+  } = {},
 ): Promise<ToolRegistry> {
   const registry = new ToolRegistry().registerAll(await loadTools(domain));
   const protectedWrite =
     options.protectedWrite ??
     protectedPathCheck(engineStatePaths({ projectRoot: cwd, home: cwd, files: [] }));
-  for (const tool of workspaceTools(cwd, options.cache ?? new ReadCache(cwd), protectedWrite)) {
+  const sandbox = options.sandbox ?? new ProcessSandbox(sandboxOptionsFromEnv(process.env, []));
+  for (const tool of workspaceTools(cwd, options.cache ?? new ReadCache(cwd), { protectedWrite, sandbox })) {
     if (!registry.get(tool.name)) registry.register(tool);
   }
   const roles = [...new Set([...domain.users.flatMap((u) => u.roles), ...identity.roles])];
@@ -171,8 +187,19 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
   const protectedWrite = protectedPathCheck(
     engineStatePaths({ projectRoot: config.cwd, home, files: stateFiles }),
   );
+  // The process sandbox of `shell` (docs/sandbox.md); the audit DB stays read-only to it wherever
+  // the configuration puts it. No sandbox here means every shell call asks: say so once, now.
+  const sandbox = new ProcessSandbox(
+    sandboxOptionsFromEnv(
+      config.env,
+      domain.store.sqliteFile && domain.store.sqliteFile !== ':memory:'
+        ? sqliteStatePaths(resolve(domain.store.sqliteFile))
+        : [],
+    ),
+  );
+  if (!sandbox.available()) config.log?.(`warning: ${sandbox.describe()}`);
   const identity = identityFor(domain, config.env);
-  const registry = await engineRegistry(domain, identity, config.cwd, { cache, protectedWrite });
+  const registry = await engineRegistry(domain, identity, config.cwd, { cache, protectedWrite, sandbox });
   // Opened by the first audit record or review, never on the way to `system/init`.
   const store = new LazyStore(async () => {
     const { openStore } = await import('../store/index.js');

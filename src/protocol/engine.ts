@@ -433,6 +433,7 @@ export class StreamJsonEngine {
           maxTurns: a.maxTurns,
           approvalMode: this.mode.approvalMode,
           env: this.opts.env,
+          log: this.opts.log,
         })
         .then(async (rt) => {
           const pending = this.pendingModel;

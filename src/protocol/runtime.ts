@@ -57,4 +57,6 @@ export interface RuntimeConfig {
   readonly maxTurns: number | undefined;
   readonly approvalMode: HostApprovalMode;
   readonly env: NodeJS.ProcessEnv;
+  /** Operator-facing messages (stderr in the CLI), e.g. the one warning that no sandbox exists. */
+  readonly log?: (message: string) => void;
 }

@@ -38,6 +38,11 @@ export interface AuditRecord {
   /** Session watermark id, when the session has one. */
   readonly watermark?: string;
   readonly taskId?: string;
+  /**
+   * The sandbox profile the call's processes ran under (`read-only`, `workspace-write`, `network`,
+   * `unconfined`); absent for tools that start no process. See docs/sandbox.md.
+   */
+  readonly sandbox?: string;
 }
 
 /** Where the gateway writes audit records. `record` must never block or throw on the decision path. */

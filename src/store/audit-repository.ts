@@ -42,6 +42,7 @@ const AUDIT_COLUMNS = [
   'duration_ms',
   'watermark',
   'task_id',
+  'sandbox',
 ] as const satisfies readonly (keyof AuditRecordsTable)[];
 
 /** Compiled INSERT text per database and batch length: compiling 256 rows costs more than sending them. */
@@ -114,6 +115,7 @@ export function sqliteAuditBatchWriter(
           r.durationMs,
           r.watermark ?? null,
           r.taskId ?? null,
+          r.sandbox ?? null,
         );
       }
     });
@@ -167,6 +169,7 @@ function toRow(r: AuditRecord): AuditRecordsTable {
     duration_ms: r.durationMs,
     watermark: r.watermark ?? null,
     task_id: r.taskId ?? null,
+    sandbox: r.sandbox ?? null,
   };
 }
 
@@ -188,5 +191,6 @@ function fromRow(row: AuditRecordsTable): AuditRecord {
     durationMs: Number(row.duration_ms),
     ...(row.watermark !== null ? { watermark: row.watermark } : {}),
     ...(row.task_id !== null ? { taskId: row.task_id } : {}),
+    ...(row.sandbox !== null && row.sandbox !== undefined ? { sandbox: row.sandbox } : {}),
   };
 }

@@ -37,6 +37,7 @@ export interface AuditRecordsTable {
   duration_ms: number;
   watermark: string | null;
   task_id: string | null;
+  sandbox: string | null;
 }
 
 export interface ReviewsTable {

@@ -1,10 +1,19 @@
 export { ToolBackendError } from './backend-error.js';
+export {
+  type EngineStatePath,
+  type EngineStateRoots,
+  engineStatePaths,
+  isEngineStatePath,
+  matchEngineState,
+  VCS_CONTROL_PATHS,
+} from './engine-state.js';
 export { findManifestViolation, TOOL_NAME_PATTERN } from './registration-checks.js';
 export { type ToolRegistrationCode, ToolRegistrationError } from './registration-error.js';
 export { type ToolManifestEntry, ToolRegistry, toManifestEntry } from './registry.js';
 export {
   type AgentFrameRef,
   type FieldTag,
+  type ProcessSandboxPort,
   RISK_LEVELS,
   type RiskLevel,
   TOOL_KINDS,

@@ -3,6 +3,7 @@
 export {
   type AgentFrameRef,
   type FieldTag,
+  type ProcessSandboxPort,
   RISK_LEVELS,
   type RiskLevel,
   TOOL_KINDS,

@@ -151,7 +151,12 @@ describe('approval modes × tool kinds', () => {
 
   it('auto edits: inside the project on unprotected paths only', () => {
     expect(approve('auto', 'edit', { file_path: 'src/a.ts' }).verdict).toBe('allow');
-    expect(approve('auto', 'edit', { file_path: '.git/config' }).verdict).toBe('ask');
+    expect(approve('auto', 'edit', { file_path: '.git/info/exclude' }).verdict).toBe('ask');
+    // A VCS control path makes git run code: no mode writes it (the built-in engine-state deny).
+    expect(approve('auto', 'edit', { file_path: '.git/config' })).toMatchObject({
+      verdict: 'deny',
+      ruleId: 'access.engine-state',
+    });
     expect(approve('auto', 'write_file', { file_path: 'package.json' }).verdict).toBe('ask');
     expect(approve('auto', 'write_file', { file_path: '../elsewhere/a.ts' }).verdict).toBe('ask');
     expect(approve('auto', 'edit', { file_path: '/etc/hosts' }).verdict).toBe('ask');

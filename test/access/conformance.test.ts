@@ -871,14 +871,15 @@ const ROWS: Row[] = [
     n: 69,
     sys: 'Q',
     situation: 'Bash(git diff:*) vs git diff / HEAD~1 / difftool / FOO=1 git diff',
-    ours: 'T T F T',
+    ours: 'T T F F (any variable assignment in front can change what the program runs: no allow rule approves it)',
+    differs: true,
     check: () => {
       const e = (c: string) => ruleEffect({ allow: ['Bash(git diff:*)'] }, 'shell', { command: c });
       expect([e('git diff'), e('git diff HEAD~1'), e('git difftool'), e('FOO=1 git diff')]).toEqual([
         'allow',
         'allow',
         'none',
-        'allow',
+        'none',
       ]);
     },
   },

@@ -30,6 +30,9 @@ function spec(name: string, kind: ToolKind, readOnly = false): ToolSpec {
     requiresReview: false,
     timeoutMs: 1000,
     kind,
+    // The shell manifest says its processes are confined (the real shell tool's sandbox probe
+    // answers this; test/tools/workspace/sandbox.test.ts covers the tool itself).
+    ...(kind === 'shell' ? { sandbox: { available: () => true, describe: () => 'test sandbox' } } : {}),
     execute: async () => ({ ok: true }),
   };
 }

@@ -135,6 +135,28 @@ describe('loadConfig', () => {
     expect(configError(() => loadConfig(bad)).message).toContain('watermark.channels.cli');
   });
 
+  it('an MCP server may ask for the process sandbox; a profile that means nothing fails to load', () => {
+    const ok = write(
+      'mcp-sandbox.yaml',
+      'domain: lab\ntools: ./tools.mjs\nusers: ./users.yaml\n' +
+        'mcpServers:\n  fs: { command: node, args: [server.js], sandbox: read-only }\n  web: { command: node, sandbox: { profile: network, allowedDomains: [example.com] } }\n',
+    );
+    const servers = loadConfig(ok).mcpServers as Record<string, { sandbox?: unknown }>;
+    expect(servers['fs']?.sandbox).toBe('read-only');
+    expect(servers['web']?.sandbox).toEqual({
+      profile: 'network',
+      allowedDomains: ['example.com'],
+      readRoots: [],
+    });
+    const bad = write(
+      'mcp-sandbox-bad.yaml',
+      'domain: lab\ntools: ./tools.mjs\nusers: ./users.yaml\nmcpServers:\n  fs: { command: node, sandbox: off }\n',
+    );
+    const e = configError(() => loadConfig(bad));
+    expect(e.message).toContain(`${bad}:5`);
+    expect(e.message).toContain('sandbox');
+  });
+
   it('names an unknown field', () => {
     const file = write('unknown.yaml', 'domain: lab\ntools: ./tools.mjs\nusers: ./users.yaml\nstorage: {}\n');
     const e = configError(() => loadConfig(file));

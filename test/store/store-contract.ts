@@ -81,7 +81,7 @@ export function defineStoreContract(label: string, target: () => Promise<StoreTe
             time: new Date(base + i * 1000).toISOString(),
             user: i % 2 ? 'odd' : 'even',
             status: i === 9 ? 'denied' : 'executed',
-            ...(i === 0 ? { watermark: 'wm-1', taskId: 'task-1' } : {}),
+            ...(i === 0 ? { watermark: 'wm-1', taskId: 'task-1', sandbox: 'workspace-write' } : {}),
           }),
         );
       }
@@ -92,7 +92,9 @@ export function defineStoreContract(label: string, target: () => Promise<StoreTe
       expect(all[9]?.decisionPath).toEqual([decide('allow', 'policy', 'rbac.ok', 'role may call')]);
       expect(all[9]?.watermark).toBe('wm-1');
       expect(all[9]?.taskId).toBe('task-1');
+      expect(all[9]?.sandbox).toBe('workspace-write');
       expect(all[0]).not.toHaveProperty('watermark');
+      expect(all[0]).not.toHaveProperty('sandbox');
       expect(await store.audit.query({ tenant, user: 'odd' })).toHaveLength(5);
       expect(await store.audit.query({ tenant, status: 'denied' })).toHaveLength(1);
       expect(await store.audit.query({ tenant, limit: 3 })).toHaveLength(3);

@@ -4,6 +4,7 @@ import { auditCommand } from './audit.js';
 import { canaryCommand } from './canary.js';
 import { checkCommand } from './check.js';
 import { demoCommand } from './demo.js';
+import { doctorCommand } from './doctor.js';
 import { evalCommand } from './eval.js';
 import { keysCommand } from './keys.js';
 import { reviewsCommand } from './reviews.js';
@@ -46,4 +47,5 @@ export const COMMANDS: readonly CommandModule[] = [
   tasksCommand,
   evalCommand,
   canaryCommand,
+  doctorCommand,
 ];

@@ -14,10 +14,23 @@ export { WorkspacePathError, WorkspaceProtectedPathError, WorkspaceToolError } f
 export { createGlobTool, type GlobResult } from './glob-files.js';
 export { createGrepTool, type GrepMatch, type GrepResult } from './grep-files.js';
 export { createListDirectoryTool, type DirectoryEntry, type ListDirectoryResult } from './list-directory.js';
-export { isNonPublicAddress, nonPublicAddressOf } from './network-address.js';
+export { addressesOf, isNonPublicAddress, nonPublicAddressOf } from './network-address.js';
 export { type GroupRunResult, killGroup, runInProcessGroup } from './process-group.js';
 export { assertWritable, type ProtectedPath, protectedPathCheck } from './protected-paths.js';
 export { createReadFileTool, type ReadFileResult } from './read-file.js';
+export {
+  BubblewrapBackend,
+  DEFAULT_BWRAP_PATH,
+  type EgressPolicy,
+  type PreparedRun,
+  ProcessSandbox,
+  protectedPathsOf,
+  type SandboxOptions,
+  type SandboxStatus,
+  sandboxOptionsFromEnv,
+  sqliteStatePaths,
+  startEgressProxy,
+} from './sandbox/index.js';
 export { createShellTool, type ShellResult } from './shell.js';
 export { createWebFetchTool, type WebFetchResult } from './web-fetch.js';
 export { DEFAULT_WORKSPACE_PERMISSIONS, type WorkspaceToolOptions } from './workspace-options.js';

@@ -17,3 +17,6 @@ export const net = (): typeof import('node:net') => require('node:net');
 
 /** `node:dns/promises`, loaded on first use. */
 export const dnsPromises = (): typeof import('node:dns/promises') => require('node:dns/promises');
+
+/** `node:http`, loaded on first use (the sandbox's egress proxy). */
+export const http = (): typeof import('node:http') => require('node:http');

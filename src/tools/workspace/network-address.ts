@@ -49,15 +49,17 @@ export function isNonPublicAddress(ip: string): boolean {
   return true;
 }
 
+/** Every address `hostname` resolves to (an IP literal resolves to itself). */
+export async function addressesOf(hostname: string): Promise<string[]> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return net().isIP(host) ? [host] : (await dnsPromises().lookup(host, { all: true })).map((a) => a.address);
+}
+
 /**
  * The first non-public address `hostname` resolves to, or undefined when all are public.
- * (A name can still re-resolve differently at connect time — DNS rebinding; an egress proxy is the
- * complete answer, this check stops the plain cases such as metadata and localhost services.)
+ * (A name can still re-resolve differently at connect time — DNS rebinding; the sandbox's egress
+ * proxy connects to the very address it checked, see docs/sandbox.md.)
  */
 export async function nonPublicAddressOf(hostname: string): Promise<string | undefined> {
-  const host = hostname.replace(/^\[|\]$/g, '');
-  const addresses = net().isIP(host)
-    ? [host]
-    : (await dnsPromises().lookup(host, { all: true })).map((a) => a.address);
-  return addresses.find(isNonPublicAddress);
+  return (await addressesOf(hostname)).find(isNonPublicAddress);
 }

@@ -1,8 +1,8 @@
 import { childProcess } from './lazy-builtins.js';
 
 export interface GroupRunOptions {
-  readonly command: string;
-  readonly shellPath: string;
+  /** The program and its arguments (e.g. bubblewrap wrapping `/bin/sh -c …`). */
+  readonly argv: readonly [string, ...string[]];
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
@@ -11,7 +11,7 @@ export interface GroupRunOptions {
 }
 
 export interface GroupRunResult {
-  /** Process-group id (= pid of the shell). */
+  /** Process-group id (= pid of the first process: the shell, or bubblewrap around it). */
   readonly pid: number | undefined;
   readonly exitCode: number | null;
   readonly signal: string | null;
@@ -28,16 +28,16 @@ export interface GroupRunResult {
 const KILL_GRACE_MS = 300;
 
 /**
- * Runs `command` with the shell in a new process group (`detached`) and owns every process in it:
+ * Runs `argv` in a new process group (`detached`) and owns every process in it:
  * on timeout or abort the whole group gets SIGTERM, then SIGKILL; and when the shell finishes, any
  * process it left behind in the group is killed too, so a call never leaves work running.
- * (A process that moves itself to another session with `setsid` escapes this; containment of
- * hostile code is the sandbox's job, not this function's.)
+ * (A process that moves itself to another session with `setsid` escapes the group; in a sandbox
+ * it still dies with the sandbox's PID namespace when bubblewrap is killed — docs/sandbox.md.)
  */
 export function runInProcessGroup(options: GroupRunOptions): Promise<GroupRunResult> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = childProcess().spawn(options.shellPath, ['-c', options.command], {
+    const child = childProcess().spawn(options.argv[0], options.argv.slice(1), {
       cwd: options.cwd,
       env: options.env,
       detached: true,

@@ -1,4 +1,5 @@
 import type { ToolPermissions } from '../spec.js';
+import type { ProcessSandbox, SandboxOptions } from './sandbox/index.js';
 
 /** Configuration of the workspace tool set. Every limit has a safe default. */
 export interface WorkspaceToolOptions {
@@ -44,6 +45,11 @@ export interface WorkspaceToolOptions {
      */
     readonly env?: Readonly<Record<string, string>>;
   };
+  /**
+   * The process sandbox of `shell` (docs/sandbox.md): options, or a sandbox to share (e.g. with
+   * MCP servers). Default: bubblewrap at `/usr/bin/bwrap`, no extra read roots.
+   */
+  readonly sandbox?: SandboxOptions | ProcessSandbox;
   readonly fetch?: {
     readonly timeoutMs?: number;
     /** Body bytes kept at most (default 512 KiB). */

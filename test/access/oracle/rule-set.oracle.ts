@@ -14,6 +14,7 @@ import {
   parseRule,
   type RuleEffect,
 } from '../../../src/access/rule-parser.js';
+import { namesPathOutside } from '../../../src/access/shell-hazards.js';
 import { compileToolPattern, type ToolNameMatcher } from '../../../src/access/tool-pattern.js';
 import { compileCommandPattern } from './command-pattern.oracle.js';
 import {
@@ -389,7 +390,13 @@ function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string):
     files ??= fileOpsOf(split, set.roots);
     const root = set.roots.projectRoot.replace(/\/$/, '');
     const outside = (f: { abs: string }) => f.abs !== root && !f.abs.startsWith(`${root}/`);
-    if (files.reads.some(outside) || files.writes.some(outside)) shell = { ...shell, readOnly: false };
+    if (
+      files.reads.some(outside) ||
+      files.writes.some(outside) ||
+      namesPathOutside(split.segments, set.roots)
+    ) {
+      shell = { ...shell, readOnly: false };
+    }
   }
   const whole = rules.index.allow.whole[0];
   if (whole) return { effect: 'allow', rule: whole, shell };

@@ -1,5 +1,6 @@
 // Test-only oracle: the pre-optimisation implementation, kept verbatim so property tests can
 // check the optimised code in src/access/ decides exactly the same.
+import { hasExpansion, readToolHazard } from '../../../src/access/shell-hazards.js';
 import type { ShellSegment, SplitShellCommand } from './shell-split.oracle.js';
 
 /**
@@ -109,6 +110,8 @@ export const FILE_READING_COMMANDS = new Set([
 
 export function segmentIsReadOnly(seg: ShellSegment): boolean {
   if (seg.writes.length > 0 || seg.nested || seg.riskyEnv) return false;
+  // Write/exec flags of read tools, and words whose value is not known until the shell expands them.
+  if (seg.words.some(hasExpansion) || readToolHazard(seg.words) !== undefined) return false;
   const [cmd, ...args] = seg.words;
   if (cmd === undefined) return true;
   if (cmd === 'git') {

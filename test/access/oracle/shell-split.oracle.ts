@@ -1,3 +1,5 @@
+import { executableVariants } from '../../../src/access/shell-hazards.js';
+
 // Test-only oracle: the pre-optimisation implementation, kept verbatim so property tests can
 // check the optimised code in src/access/ decides exactly the same.
 /**
@@ -44,7 +46,16 @@ export interface SplitShellCommand {
 }
 
 const BENIGN_WRAPPERS = new Set(['nohup', 'time', 'nice', 'timeout', 'stdbuf', 'ionice']);
-const FORWARDING_WRAPPERS = new Set(['sudo', 'doas', 'xargs', 'exec', 'command', 'builtin', 'env']);
+const FORWARDING_WRAPPERS = new Set([
+  'sudo',
+  'doas',
+  'xargs',
+  'exec',
+  'command',
+  'builtin',
+  'env',
+  'busybox',
+]);
 const LEADING_KEYWORDS = new Set(['then', 'do', 'else', 'elif', 'if', 'while', 'until', '!', '{']);
 const DROPPED_WORDS = new Set(['fi', 'done', 'esac', '}', '{']);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh']);
@@ -73,6 +84,12 @@ export function splitShellCommand(line: string): SplitShellCommand {
       if (seg) segments.push(seg);
     }
   }
+  // What each command may really run (`/bin/rm`, `busybox rm`, `rm${IFS}-rf`, `find -delete`):
+  // judged by deny and ask rules too, never read-only (see shell-hazards.ts).
+  for (let i = 0, n = segments.length; i < n; i++) {
+    const variants = executableVariants(segments[i]!);
+    if (variants.length > 0) segments.push(...variants);
+  }
   return { segments, hasSubstitution: state.substitution, opaque: state.opaque };
 }
 
@@ -97,18 +114,20 @@ function collect(
     const seg = toSegment(piece, nested);
     if (!seg) continue;
     out.push(seg);
-    // `sh -c "…"` and `eval …` run a second command line: read it too.
-    const first = seg.words[0];
+    // `sh -c "…"` and `eval …` run a second command line (also behind `env`, `sudo`, `busybox`, …):
+    // read it too.
+    const runs = stripWrappers([...seg.words], ALL_WRAPPERS);
+    const first = runs[0] === undefined ? undefined : runs[0].slice(runs[0].lastIndexOf('/') + 1);
     if (first !== undefined && SHELLS.has(first)) {
-      const c = seg.words.indexOf('-c');
-      const script = c >= 0 ? seg.words[c + 1] : undefined;
+      const c = runs.indexOf('-c');
+      const script = c >= 0 ? runs[c + 1] : undefined;
       if (script !== undefined) {
         state.substitution = true;
         collect(script, true, out, state, level + 1);
       }
-    } else if (first === 'eval' && seg.words.length > 1) {
+    } else if (first === 'eval' && runs.length > 1) {
       state.substitution = true;
-      collect(seg.words.slice(1).join(' '), true, out, state, level + 1);
+      collect(runs.slice(1).join(' '), true, out, state, level + 1);
     }
   }
 }
@@ -347,11 +366,11 @@ function toSegment(piece: RawPiece, nested: boolean): ShellSegment | null {
   let k = 0;
   let riskyEnv = false;
   while (k < words.length && (LEADING_KEYWORDS.has(words[k]!) || isAssignment(words[k]!))) {
-    if (RISKY_ENV.test(words[k]!)) riskyEnv = true;
+    if (isAssignment(words[k]!)) riskyEnv = true;
     k++;
   }
   words = words.slice(k);
-  if (words[0] === 'env' && words.slice(1).some((w) => RISKY_ENV.test(w))) riskyEnv = true;
+  if (words[0] === 'env' && words.slice(1).some((w) => RISKY_ENV.test(w) || isAssignment(w))) riskyEnv = true;
   words = stripWrappers(words, BENIGN_WRAPPERS);
   if (words.length === 1 && DROPPED_WORDS.has(words[0]!)) words = [];
   const writes = piece.redirects

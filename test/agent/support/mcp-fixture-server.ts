@@ -1,4 +1,5 @@
 // A real MCP server over stdio for the import tests (run as a child process through tsx).
+import { readFileSync, writeFileSync } from 'node:fs';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
@@ -28,4 +29,28 @@ server.registerTool('plain', { description: 'No hints', inputSchema: { n: z.numb
   if (n < 0) return { isError: true, content: [{ type: 'text', text: 'negative' }] };
   return { content: [{ type: 'text', text: String(n * 2) }] };
 });
+// For the sandboxed-server test: a server that writes or reads wherever it is told.
+server.registerTool(
+  'touch',
+  { description: 'Write a file', inputSchema: { path: z.string() } },
+  async ({ path }) => {
+    try {
+      writeFileSync(path, 'written by the MCP server');
+      return { content: [{ type: 'text', text: 'written' }] };
+    } catch (error) {
+      return { isError: true, content: [{ type: 'text', text: String((error as Error).message) }] };
+    }
+  },
+);
+server.registerTool(
+  'peek',
+  { description: 'Read a file', inputSchema: { path: z.string() } },
+  async ({ path }) => {
+    try {
+      return { content: [{ type: 'text', text: readFileSync(path, 'utf8') }] };
+    } catch (error) {
+      return { isError: true, content: [{ type: 'text', text: String((error as Error).message) }] };
+    }
+  },
+);
 await server.connect(new StdioServerTransport());

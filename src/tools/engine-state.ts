@@ -1,6 +1,22 @@
 import { posix } from 'node:path';
 
 /**
+ * Version-control paths that make git run code (hooks, config-driven commands, submodules' own
+ * repositories): writing one plants something that runs the next time a person or a tool uses
+ * the folder. Relative to the project.
+ */
+export const VCS_CONTROL_PATHS: readonly string[] = [
+  '.git/config',
+  '.git/config.worktree',
+  '.git/hooks',
+  '.git/info/attributes',
+  '.git/modules',
+  '.gitconfig',
+  '.config/git',
+  '.gitmodules',
+];
+
+/**
  * Where the engine keeps its own state for one session. Everything a model could use to grant
  * itself permissions or rewrite what was recorded lives under these: the settings it reads
  * permissions from, trust, agent definitions, the audit database, the watermark key.
@@ -30,8 +46,9 @@ const SQLITE_SIBLINGS = ['-wal', '-shm', '-journal'];
 
 /**
  * The engine-state paths of a session, absolute and normalised: the one list every protection
- * reads — the built-in deny of file-writing tools (`engineStateDenial`), the shell classifier,
- * and the process sandbox's read-only mounts. Pure (docs/access.md, "Engine state").
+ * reads — the built-in deny of file-writing tools (`engineStateDenial` in src/access), the shell
+ * classifier, and the process sandbox's read-only mounts. The project's VCS control paths are in
+ * it too: nothing the engine runs may plant a hook. Pure (docs/access.md, "Engine state").
  */
 export function engineStatePaths(roots: EngineStateRoots): EngineStatePath[] {
   const project = posix.resolve(roots.projectRoot);
@@ -48,6 +65,13 @@ export function engineStatePaths(roots: EngineStateRoots): EngineStatePath[] {
       what: 'user settings, trusted folders and agent definitions',
     },
   ];
+  for (const rel of VCS_CONTROL_PATHS) {
+    out.push({
+      path: posix.join(project, rel),
+      tree: !rel.endsWith('config') && !rel.endsWith('attributes') && rel !== '.gitmodules',
+      what: 'a version-control path that makes git run code',
+    });
+  }
   // The hosts that drive the engine (Claude Code, Qwen Code) read their permissions from these.
   for (const base of [project, home]) {
     for (const file of ['.claude/settings.json', '.claude/settings.local.json', '.qwen/settings.json']) {
