@@ -70,6 +70,8 @@ export interface CompiledRuleSet {
   rulesFor(tool: string): ToolRules;
   /** Whole-tool deny rules (no specifier) that name this tool: it is removed, not just refused. */
   wholeToolDenied(tool: string): CompiledRule | undefined;
+  /** Changes whenever the rules do (a live set, see `LiveRuleSet`); absent: never changes. */
+  version?(): number;
 }
 
 /** The outcome of matching a call against the rules. */
@@ -174,7 +176,13 @@ export function extendRuleSet(base: CompiledRuleSet, sources: readonly RuleSourc
   const extra = compileRuleSet(sources, base.roots);
   // Layered, not rebuilt: the base's per-tool index (and its memo) is shared by every agent.
   const memo = new Map<string, ToolRules>();
+  // A live base (session rules a host added) invalidates what was layered on its old rules.
+  let seen = base.version?.();
   const rulesFor = (tool: string): ToolRules => {
+    if (base.version && base.version() !== seen) {
+      seen = base.version();
+      memo.clear();
+    }
     const hit = memo.get(tool);
     if (hit) return hit;
     const a = base.rulesFor(tool);
@@ -189,11 +197,14 @@ export function extendRuleSet(base: CompiledRuleSet, sources: readonly RuleSourc
     return out;
   };
   return {
-    rules: [...base.rules, ...extra.rules],
+    get rules() {
+      return [...base.rules, ...extra.rules];
+    },
     warnings: [...base.warnings, ...extra.warnings],
     roots: base.roots,
     rulesFor,
     wholeToolDenied: (tool) => rulesFor(tool).deny.find((r) => r.specifier === undefined),
+    ...(base.version ? { version: () => base.version!() } : {}),
   };
 }
 

@@ -17,6 +17,12 @@ export interface StageDecision {
   readonly details?: Readonly<Record<string, unknown>>;
   /** Arguments rewritten by this stage (e.g. scope narrowing); later stages see these. */
   readonly updatedArgs?: unknown;
+  /**
+   * The stage's rewrite is a new call (a host hook edited the input): the gateway decides it
+   * again from the first slot on `updatedArgs`, and at this stage's slot stands on `reenter`
+   * instead of asking the stage again.
+   */
+  readonly reenter?: StageDecision;
 }
 
 /** Convenience constructor that keeps stage/rule naming consistent. */
