@@ -54,6 +54,8 @@ export interface AgentSessionOptions {
   readonly declareIntent?: (prompt: string) => readonly string[];
   /** The host's hooks on the agents' lifecycle (a host session). */
   readonly hooks?: AgentHooks;
+  /** A conversation to continue (a session loaded from its transcript). */
+  readonly history?: readonly ModelMessage[];
 }
 
 function gateSessionMode(mode: string, trusted: boolean, cwd: string | undefined, source: string): void {
@@ -126,6 +128,7 @@ export class AgentSession {
     this.events = new AgentEventBus();
     this.tracker = new ResourceTracker();
     this.#provider = options.provider;
+    if (options.history) this.#history.push(...options.history);
     this.#approvalMode = options.approvalMode ?? 'default';
     // The trust gate holds however a session is built: a privileged mode needs a trusted folder.
     gateSessionMode(
@@ -233,6 +236,11 @@ export class AgentSession {
     gateSessionMode(mode, this.#rt.trustedFolder, this.#rt.cwd, 'setApprovalMode');
     this.#approvalMode = mode;
     if (this.#current) this.#current.approvalMode = mode;
+  }
+
+  /** The conversation so far, as the model reads it (a copy). */
+  get history(): readonly ModelMessage[] {
+    return [...this.#history];
   }
 
   /** The limits runs start with (turns, tokens, wall time, cost). */

@@ -7,6 +7,7 @@ import {
   engineStatePaths,
   LiveRuleSet,
   loadAccessEnvironment,
+  toolKindOf,
 } from '../access/index.js';
 import {
   type AgentEvent,
@@ -253,6 +254,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
       trustedFolder: environment.trusted,
       declareIntent: (prompt) => declaredCapabilities(prompt, registry.list()),
       ...(config.hooks?.agent ? { hooks: config.hooks.agent } : {}),
+      ...(config.history ? { history: config.history } : {}),
       ...(systemPrompt ? { systemPrompt } : {}),
       ...(config.maxTurns !== undefined ? { limits: { maxTurns: config.maxTurns } } : {}),
     });
@@ -299,6 +301,8 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     controls,
     startLimits: () => startLimits,
     canonicalTool: canonicalToolName,
+    toolKind: (name) => registry.get(name)?.kind ?? toolKindOf(name),
+    history: () => session?.history ?? [],
     toolNames: allTools,
     model: () => modelSpec ?? config.env['TWINLINE_MODEL'] ?? 'none',
     setApprovalMode(next) {
@@ -318,7 +322,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
       output ??= new Egress(egressSettings(domain, config.env)).for({
         viewer: identity,
         sessionId: config.sessionId,
-        channel: 'stream-json',
+        channel: config.channel ?? 'stream-json',
       });
       return output;
     },

@@ -1,5 +1,5 @@
 import type { AgentEvent } from '../agent/events.js';
-import type { AgentHooks } from '../agent/index.js';
+import type { AgentHooks, ModelMessage } from '../agent/index.js';
 import type { EgressGate } from '../gates/index.js';
 import type { Approver, ToolHooks } from '../gateway/index.js';
 import type { ControlBus } from './control-bus.js';
@@ -46,6 +46,10 @@ export interface EngineRuntime {
   startLimits(): { maxTurns: number; maxTokens?: number; maxCostUsd?: number };
   /** Canonical tool name for a host's spelling (`Bash` → `shell`). */
   canonicalTool(name: string): string;
+  /** The kind of work a tool does (`read`, `edit`, `shell`, `fetch`, `mcp`, …), for ACP tool calls. */
+  toolKind(name: string): string;
+  /** The conversation so far (for an ACP session's transcript); empty before the first turn. */
+  history(): readonly ModelMessage[];
   /**
    * The egress gate of this session: everything the engine writes to the host that carries model
    * or tool text passes it, for the session's identity (docs/gates.md, "Gated doors").
@@ -74,4 +78,8 @@ export interface RuntimeConfig {
   readonly hooks?: { readonly tools: ToolHooks; readonly agent?: AgentHooks };
   /** Names of the host's in-process MCP servers (`initialize.sdkMcpServers`). */
   readonly sdkMcpServers?: readonly string[];
+  /** The egress channel the session's output leaves by (default `stream-json`; ACP: `acp`). */
+  readonly channel?: string;
+  /** A conversation to continue (an ACP session loaded from its transcript). */
+  readonly history?: readonly ModelMessage[];
 }
