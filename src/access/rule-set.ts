@@ -316,8 +316,10 @@ export function evaluateRules(set: CompiledRuleSet, tool: string, args: unknown)
     const command = typeof a.command === 'string' ? a.command : '';
     // The access and approval stages judge the same line against the same set: once is enough.
     let cache = shellVerdicts.get(set);
-    if (!cache) {
-      cache = new Map();
+    // A live set (session rules) that changed since: its old verdicts no longer hold.
+    const version = set.version?.();
+    if (!cache || cache.version !== version) {
+      cache = Object.assign(new Map<string, RuleEvaluation>(), { version });
       shellVerdicts.set(set, cache);
     }
     const hit = cache.get(command);
@@ -370,7 +372,7 @@ function hostOf(url: unknown): string {
  * not parse. Files a command reads (`cat .env`) or writes (`> f`) are also checked against the
  * read/edit path rules' deny and ask — they can only make the answer stricter.
  */
-const shellVerdicts = new WeakMap<CompiledRuleSet, Map<string, RuleEvaluation>>();
+const shellVerdicts = new WeakMap<CompiledRuleSet, Map<string, RuleEvaluation> & { version?: number }>();
 
 function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string): RuleEvaluation {
   const analysis = analyseShell(command);

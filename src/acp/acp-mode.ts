@@ -176,7 +176,16 @@ export async function runAcpMode(
       return { modes: s.modes() };
     })
     .onRequest('session/set_mode', async ({ params }) => {
-      await sessionOf(params.sessionId).setMode(params.modeId);
+      try {
+        await sessionOf(params.sessionId).setMode(params.modeId);
+      } catch (err) {
+        if (err instanceof acp.RequestError) throw err;
+        // The editor shows this: name the mode and the folder (the trust gate's own words).
+        throw acp.RequestError.invalidParams(
+          { modeId: params.modeId },
+          err instanceof Error ? err.message : String(err),
+        );
+      }
       return {};
     })
     .onRequest('session/prompt', async ({ params }) => {
