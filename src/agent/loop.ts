@@ -277,10 +277,10 @@ async function afterCallHook(
   result: GatewayResult,
   signal: AbortSignal,
 ): Promise<string | undefined> {
-  const hook = frame.runtime.hooks?.afterCall;
-  if (!hook) return undefined;
+  const hooks = frame.runtime.hooks;
+  if (!hooks?.afterCall) return undefined;
   try {
-    const answer = await hook(hookAgentOf(frame), call, result, signal);
+    const answer = await hooks.afterCall(hookAgentOf(frame), call, result, signal);
     return answer?.context || undefined;
   } catch {
     return undefined;
@@ -294,10 +294,10 @@ async function stopHook(
   active: boolean,
   signal: AbortSignal,
 ): Promise<string | undefined> {
-  const hook = frame.runtime.hooks?.beforeStop;
-  if (!hook) return undefined;
+  const hooks = frame.runtime.hooks;
+  if (!hooks?.beforeStop) return undefined;
   try {
-    const answer = await hook(hookAgentOf(frame), lastText, active, signal);
+    const answer = await hooks.beforeStop(hookAgentOf(frame), lastText, active, signal);
     return answer?.continueWith || undefined;
   } catch {
     // a hook that fails never keeps an agent running

@@ -157,10 +157,10 @@ async function runChild(child: AgentFrame, prompt: string, taskId?: string): Pro
 
 /** The host's SubagentStart context for `child`; a failing hook adds nothing. */
 async function subagentStartHook(child: AgentFrame): Promise<string | undefined> {
-  const hook = child.runtime.hooks?.subagentStart;
-  if (!hook) return undefined;
+  const hooks = child.runtime.hooks;
+  if (!hooks?.subagentStart) return undefined;
   try {
-    return (await hook(hookAgentOf(child), child.signal))?.context || undefined;
+    return (await hooks.subagentStart(hookAgentOf(child), child.signal))?.context || undefined;
   } catch {
     return undefined;
   }
