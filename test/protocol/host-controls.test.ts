@@ -457,7 +457,9 @@ describe('run parameters and permission updates through the real Claude Agent SD
     const untrusted = await run(untrustedHome(), 'localSettings');
     expect(untrusted.asked).toEqual(['one.txt', 'two.txt']);
     expect(fileText(untrusted.dir, '.twinline/settings.local.json')).toBeUndefined();
-    const notice = untrusted.messages.find((m) => m.type === 'system' && m.subtype === 'permissions_updated');
+    const notice = untrusted.messages.find(
+      (m) => m.type === 'system' && (m.subtype as string) === 'permissions_updated',
+    );
     expect(JSON.stringify(notice)).toMatch(/not trusted/);
 
     const managedDir = mkdtempSync(join(tmpdir(), 'twinline-managed-'));
@@ -466,7 +468,7 @@ describe('run parameters and permission updates through the real Claude Agent SD
     const admin = await run({ TWINLINE_MANAGED_SETTINGS: managed }, 'localSettings');
     expect(admin.asked).toEqual(['one.txt', 'two.txt']);
     const adminNotice = admin.messages.find(
-      (m) => m.type === 'system' && m.subtype === 'permissions_updated',
+      (m) => m.type === 'system' && (m.subtype as string) === 'permissions_updated',
     );
     expect(JSON.stringify(adminNotice)).toMatch(/managed settings deny/);
   });
