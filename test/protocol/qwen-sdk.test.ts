@@ -6,8 +6,8 @@ import {
   type SDKUserMessage,
   tool,
 } from '@qwen-code/sdk';
-import { z } from 'zod/v3';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/v3';
 import {
   allowOneDenyOneScript,
   assertBuilt,
@@ -174,7 +174,9 @@ describe('the real @qwen-code/sdk against bin/twinline.js', () => {
     expect(calls).toEqual([5]);
     const result = messages
       .flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? m.message.content : []))
-      .find((b) => (b as { tool_use_id?: string }).tool_use_id === 'call_sum') as { content?: string } | undefined;
+      .find((b) => (b as { tool_use_id?: string }).tool_use_id === 'call_sum') as
+      | { content?: string }
+      | undefined;
     expect(String(result?.content)).toMatch(/third-party[\s\S]*5/);
     expect(results(messages)[0]).toMatchObject({ subtype: 'success', result: 'Summed.' });
   });
