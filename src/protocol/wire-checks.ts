@@ -177,7 +177,8 @@ const REQUEST_CHECKS: Readonly<Record<string, (r: Obj) => Problem>> = {
     first(str(r['server_name'], 'server_name'), 'message' in r ? undefined : at('message', 'required')),
   get_available_models: () => undefined,
   stop_task: (r) => str(r['task_id'], 'task_id'),
-  set_variable: (r) => str(r['name'], 'name', 1, 64),
+  set_variable: (r) =>
+    first(str(r['name'], 'name', 1, 64), 'value' in r ? undefined : at('value', 'required (null resets)')),
   apply_flag_settings: (r) => record(r['settings'], 'settings'),
   mcp_set_servers: (r) => record(r['servers'], 'servers'),
   mcp_toggle: (r) =>
