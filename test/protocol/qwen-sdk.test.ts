@@ -147,7 +147,10 @@ describe('the real @qwen-code/sdk against bin/twinline.js', () => {
       name: 'calc',
       version: '1.0.0',
       tools: [
-        tool('sum', 'Add two numbers', { a: z.number(), b: z.number() }, async (args) => {
+        // zod 4's v3 build at run time; the SDK's own zod 3 typings would recurse without the cast
+        // biome-ignore lint/suspicious/noExplicitAny: see above
+        tool<any>('sum', 'Add two numbers', { a: z.number(), b: z.number() }, async (raw) => {
+          const args = raw as { a: number; b: number };
           calls.push(args.a + args.b);
           return { content: [{ type: 'text', text: String(args.a + args.b) }] };
         }),
