@@ -128,10 +128,15 @@ async function host(): Promise<void> {
     });
   });
   proc.stdin.end();
+  // The doors themselves, through their real clients (needs `npm run build`).
+  const { doorFigures } = await import('./_doors-protocol.js');
+  const doors = await doorFigures(Number(process.env['PROTOCOL_DOOR_RUNS'] ?? 5));
   const r = result as { roundTripMs: { p50: number }; throughput: { controlMessagesPerSecond: number } };
   const summary = {
     bench: 'protocol',
     ...(result as object),
+    doors,
+    loadAverage: (await import('node:os')).loadavg(),
     targets: { p50Ms: 1, controlMessagesPerSecond: 20_000 },
     meetsTargets: r.roundTripMs.p50 <= 1 && r.throughput.controlMessagesPerSecond >= 20_000,
     node: process.version,

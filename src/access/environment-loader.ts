@@ -5,8 +5,9 @@ import type { AgentDefinitionError } from './definition-error.js';
 import { loadAgentDefinitions } from './definition-loader.js';
 import type { PathRoots } from './path-pattern.js';
 import { type CompiledRuleSet, compileRuleSet } from './rule-set.js';
+import type { SettingsLayer } from './settings.js';
 import { type EffectiveAccessSettings, mergeAccessSettings } from './settings.js';
-import { loadSettingsLayers, settingsPaths } from './settings-loader.js';
+import { loadSettingsLayers, type SettingsPaths, settingsPaths } from './settings-loader.js';
 import { resolveFolderTrust, type TrustDecision } from './trusted-folders.js';
 import { loadTrustedFolders, trustedFoldersPath } from './trusted-folders-loader.js';
 
@@ -26,6 +27,10 @@ export interface AccessEnvironment {
   readonly trust: TrustDecision;
   readonly trusted: boolean;
   readonly settings: EffectiveAccessSettings;
+  /** The settings files read, by level (the managed level's rules bound what a host may add). */
+  readonly layers: readonly SettingsLayer[];
+  /** Where each level's file is (written by the engine on a host's "always allow"). */
+  readonly paths: SettingsPaths;
   readonly rules: CompiledRuleSet;
   readonly definitions: readonly AgentDefinition[];
   readonly definitionErrors: readonly AgentDefinitionError[];
@@ -44,7 +49,8 @@ export function loadAccessEnvironment(options: AccessEnvironmentOptions): Access
     loadTrustedFolders(options.trustedFoldersPath ?? trustedFoldersPath(home)),
   );
   const trusted = trust.trust === 'trusted';
-  const layers = loadSettingsLayers(settingsPaths(cwd, home, options.managedSettingsPath));
+  const paths = settingsPaths(cwd, home, options.managedSettingsPath);
+  const layers = loadSettingsLayers(paths);
   const settings = mergeAccessSettings(layers, trusted);
   const rules = compileRuleSet(settings.ruleSources, roots);
   const loaded = loadAgentDefinitions({
@@ -57,6 +63,8 @@ export function loadAccessEnvironment(options: AccessEnvironmentOptions): Access
     trust,
     trusted,
     settings,
+    layers,
+    paths,
     rules,
     definitions: loaded.definitions,
     definitionErrors: loaded.errors,

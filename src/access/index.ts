@@ -78,7 +78,16 @@ export {
   loadAccessEnvironment,
 } from './environment-loader.js';
 export { assertInteractiveCaller, InteractiveToolError } from './interactive.js';
+export { LiveRuleSet } from './live-rule-set.js';
 export { compilePathPattern, type PathRoots, resolvePath, targetPathOf } from './path-pattern.js';
+export {
+  type PermissionDestination,
+  type PermissionUpdate,
+  type PermissionUpdateContext,
+  type PersistedLevel,
+  type PlannedUpdate,
+  planPermissionUpdate,
+} from './permission-updates.js';
 export {
   MAX_RULE_LENGTH,
   PATH_RULE_COVERAGE,
@@ -113,6 +122,7 @@ export {
   type SettingsLevel,
 } from './settings.js';
 export { loadSettingsLayers, type SettingsPaths, settingsPaths } from './settings-loader.js';
+export { writeSettingsMode, writeSettingsRules } from './settings-writer.js';
 export { isDestructiveShell, isReadOnlyShell } from './shell-risk.js';
 export { type ShellSegment, type SplitShellCommand, splitShellCommand } from './shell-split.js';
 export { clampRequestedMode, resolveSubagentMode, type SubagentModePolicy } from './subagent-mode.js';

@@ -71,6 +71,8 @@ export interface CompiledRuleSet {
   rulesFor(tool: string): ToolRules;
   /** Whole-tool deny rules (no specifier) that name this tool: it is removed, not just refused. */
   wholeToolDenied(tool: string): CompiledRule | undefined;
+  /** Changes whenever the rules do (a live set, see `LiveRuleSet`); absent: never changes. */
+  version?(): number;
 }
 
 /** The outcome of matching a call against the rules. */
@@ -175,7 +177,13 @@ export function extendRuleSet(base: CompiledRuleSet, sources: readonly RuleSourc
   const extra = compileRuleSet(sources, base.roots);
   // Layered, not rebuilt: the base's per-tool index (and its memo) is shared by every agent.
   const memo = new Map<string, ToolRules>();
+  // A live base (session rules a host added) invalidates what was layered on its old rules.
+  let seen = base.version?.();
   const rulesFor = (tool: string): ToolRules => {
+    if (base.version && base.version() !== seen) {
+      seen = base.version();
+      memo.clear();
+    }
     const hit = memo.get(tool);
     if (hit) return hit;
     const a = base.rulesFor(tool);
@@ -190,11 +198,14 @@ export function extendRuleSet(base: CompiledRuleSet, sources: readonly RuleSourc
     return out;
   };
   return {
-    rules: [...base.rules, ...extra.rules],
+    get rules() {
+      return [...base.rules, ...extra.rules];
+    },
     warnings: [...base.warnings, ...extra.warnings],
     roots: base.roots,
     rulesFor,
     wholeToolDenied: (tool) => rulesFor(tool).deny.find((r) => r.specifier === undefined),
+    ...(base.version ? { version: () => base.version!() } : {}),
   };
 }
 
@@ -306,8 +317,10 @@ export function evaluateRules(set: CompiledRuleSet, tool: string, args: unknown)
     const command = typeof a.command === 'string' ? a.command : '';
     // The access and approval stages judge the same line against the same set: once is enough.
     let cache = shellVerdicts.get(set);
-    if (!cache) {
-      cache = new Map();
+    // A live set (session rules) that changed since: its old verdicts no longer hold.
+    const version = set.version?.();
+    if (!cache || cache.version !== version) {
+      cache = Object.assign(new Map<string, RuleEvaluation>(), { version });
       shellVerdicts.set(set, cache);
     }
     const hit = cache.get(command);
@@ -360,7 +373,7 @@ function hostOf(url: unknown): string {
  * not parse. Files a command reads (`cat .env`) or writes (`> f`) are also checked against the
  * read/edit path rules' deny and ask — they can only make the answer stricter.
  */
-const shellVerdicts = new WeakMap<CompiledRuleSet, Map<string, RuleEvaluation>>();
+const shellVerdicts = new WeakMap<CompiledRuleSet, Map<string, RuleEvaluation> & { version?: number }>();
 
 function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string): RuleEvaluation {
   const analysis = analyseShell(command);

@@ -51,7 +51,8 @@ export function createAccessPort(options: AccessPortOptions = {}): AgentAccess {
       const names = available.map((t) => t.name);
       const parentData = frame.parent?.data as GrantData | undefined;
       if (!frame.parent || !parentData) {
-        const key = names.join('\u0000');
+        // A live rule set (session rules) changes which tools a whole-tool deny removes.
+        const key = `${baseRules.version?.() ?? 0}\u0000${names.join('\u0000')}`;
         let data = mainGrants.get(key);
         if (!data) {
           data = { resolution: resolveAgentTools({ available: names, ...common }), rules: baseRules };

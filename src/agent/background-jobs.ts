@@ -35,6 +35,11 @@ export class BackgroundJobs {
     return job;
   }
 
+  /** The job by id, whoever owns it (the host stopping a task). */
+  get(id: string): BackgroundJob | undefined {
+    return this.#jobs.get(id);
+  }
+
   running(): BackgroundJob[] {
     return [...this.#jobs.values()].filter((j) => j.result === undefined);
   }

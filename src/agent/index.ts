@@ -42,12 +42,15 @@ export type {
   AccessFrame,
   AccessGrant,
   AgentAccess,
+  AgentHooks,
   CallRoute,
+  HookAgent,
   SubagentDefinition,
   ToolCatalog,
   ToolInvoker,
   UserQuestionHandler,
 } from './runtime-ports.js';
+export { hostHookText } from './runtime-ports.js';
 export {
   AgentSession,
   type AgentSessionOptions,

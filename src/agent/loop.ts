@@ -9,6 +9,7 @@ import type { EventSource, RunStatus } from './events.js';
 import type { AssistantMessage, ProposedToolCall, TokenUsage } from './providers/index.js';
 import { budgetStop, type RunBudget } from './run-budget.js';
 import type { RunResult } from './run-result.js';
+import { type HookAgent, hostHookText } from './runtime-ports.js';
 import { declarationsFor } from './tool-declarations.js';
 import { invokeThroughGateway } from './tool-invocation.js';
 
@@ -51,6 +52,7 @@ export async function runAgentLoop(
         );
   let usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
   let turns = 0;
+  let stopHookActive = false;
 
   const finish = (status: RunStatus, text: string, error?: { code: string; message: string }): RunResult => {
     clearWall();
@@ -145,6 +147,9 @@ export async function runAgentLoop(
     usage = {
       inputTokens: usage.inputTokens + turnUsage.inputTokens,
       outputTokens: usage.outputTokens + turnUsage.outputTokens,
+      ...(usage.costUsd === undefined && turnUsage.costUsd === undefined
+        ? {}
+        : { costUsd: (usage.costUsd ?? 0) + (turnUsage.costUsd ?? 0) }),
     };
     if (!message) {
       emitTurnEnd(frame, src, turns, turnUsage);
@@ -160,6 +165,12 @@ export async function runAgentLoop(
     });
     if (message.toolCalls.length === 0) {
       emitTurnEnd(frame, src, turns, turnUsage);
+      const keepGoing = await stopHook(frame, message.text, stopHookActive, run.signal);
+      if (keepGoing !== undefined && !run.signal.aborted) {
+        stopHookActive = true;
+        frame.history.push({ role: 'user', content: hostHookText("the host's Stop hook", keepGoing) });
+        continue;
+      }
       return finish('completed', message.text);
     }
 
@@ -202,7 +213,14 @@ async function runToolCalls(
       batch.map(async (call) => {
         const result = await invokeThroughGateway(frame, call, signal);
         report(frame, call, result);
-        contents.set(call, result.modelContent);
+        const context =
+          result.status === 'executed' ? await afterCallHook(frame, call, result, signal) : undefined;
+        contents.set(
+          call,
+          context === undefined
+            ? result.modelContent
+            : `${result.modelContent}\n${hostHookText("context from the host's PostToolUse hook", context)}`,
+        );
       }),
     );
   }
@@ -246,6 +264,45 @@ function report(frame: AgentFrame, call: ProposedToolCall, result: GatewayResult
       content: result.modelContent,
       durationMs: result.durationMs,
     });
+}
+
+export function hookAgentOf(frame: AgentFrame): HookAgent {
+  return { agentId: frame.id, agentType: frame.depth === 0 ? 'main' : frame.name, depth: frame.depth };
+}
+
+/** The host's PostToolUse context for an executed call; a failing hook adds nothing. */
+async function afterCallHook(
+  frame: AgentFrame,
+  call: ProposedToolCall,
+  result: GatewayResult,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const hooks = frame.runtime.hooks;
+  if (!hooks?.afterCall) return undefined;
+  try {
+    const answer = await hooks.afterCall(hookAgentOf(frame), call, result, signal);
+    return answer?.context || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The host's Stop (or SubagentStop) hook: an instruction to keep going, or undefined to stop. */
+async function stopHook(
+  frame: AgentFrame,
+  lastText: string,
+  active: boolean,
+  signal: AbortSignal,
+): Promise<string | undefined> {
+  const hooks = frame.runtime.hooks;
+  if (!hooks?.beforeStop) return undefined;
+  try {
+    const answer = await hooks.beforeStop(hookAgentOf(frame), lastText, active, signal);
+    return answer?.continueWith || undefined;
+  } catch {
+    // a hook that fails never keeps an agent running
+    return undefined;
+  }
 }
 
 /** Ends a turn for listeners (built only when someone listens: most quick-line runs do not). */

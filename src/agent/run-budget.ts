@@ -5,6 +5,8 @@ export interface RunBudget {
   readonly maxTurns: number;
   readonly maxTokens?: number;
   readonly maxWallMs?: number;
+  /** Dollars one run may spend; checked against the cost the provider reports. */
+  readonly maxCostUsd?: number;
 }
 
 /** Why a run must stop before the next turn, or undefined to go on. Pure. */
@@ -20,5 +22,8 @@ export function budgetStop(
     return 'budget_exceeded';
   }
   if (budget.maxWallMs !== undefined && state.elapsedMs >= budget.maxWallMs) return 'budget_exceeded';
+  if (budget.maxCostUsd !== undefined && (state.usage.costUsd ?? 0) >= budget.maxCostUsd) {
+    return 'budget_exceeded';
+  }
   return undefined;
 }

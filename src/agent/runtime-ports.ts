@@ -78,6 +78,48 @@ export interface AgentAccess {
   ): Record<string, unknown>;
 }
 
+/** The agent a hook is asked about: the main agent (depth 0) or a sub-agent. */
+export interface HookAgent {
+  readonly agentId: string;
+  /** The definition's name (`main` for the main agent). */
+  readonly agentType: string;
+  readonly depth: number;
+}
+
+/**
+ * The host's hooks on the agents' lifecycle (docs/protocol.md, "Hooks"). Decisions about a call
+ * are the gateway's `hooks` slot (`ToolHooks`); these only add context or keep an agent going,
+ * and what they add reaches the model as the host's quoted words. A hook that fails or does not
+ * answer in time adds nothing and keeps nothing going.
+ */
+export interface AgentHooks {
+  /** A call was executed: context for the model about its result. */
+  afterCall?(
+    agent: HookAgent,
+    call: { readonly id: string; readonly name: string; readonly arguments: unknown },
+    result: GatewayResult,
+    signal: AbortSignal,
+  ): Promise<{ readonly context?: string } | undefined>;
+  /**
+   * The agent answered without a tool call and is about to finish: `continueWith` keeps it
+   * going with that instruction (within its turn budget). `active` is true when a hook kept this
+   * run going before.
+   */
+  beforeStop?(
+    agent: HookAgent,
+    lastText: string,
+    active: boolean,
+    signal: AbortSignal,
+  ): Promise<{ readonly continueWith?: string } | undefined>;
+  /** A sub-agent is starting: context appended to its prompt. */
+  subagentStart?(agent: HookAgent, signal: AbortSignal): Promise<{ readonly context?: string } | undefined>;
+}
+
+/** Text a host hook added, as the model reads it: quoted, and labelled as the host's. */
+export function hostHookText(label: string, text: string): string {
+  return `[${label}] ${JSON.stringify(text)}`;
+}
+
 /** Answers questions the model asks the user (`ask_user`). Absent → non-interactive session. */
 export type UserQuestionHandler = (
   question: { readonly question: string; readonly options?: readonly string[]; readonly agent: string },

@@ -6,6 +6,7 @@ import type { AgentEventBus } from './events.js';
 import type { ResourceTracker } from './resource-tracker.js';
 import type {
   AgentAccess,
+  AgentHooks,
   SubagentDefinition,
   ToolCatalog,
   ToolInvoker,
@@ -25,6 +26,8 @@ export interface RuntimeLimits {
   readonly maxTokens?: number;
   /** Wall time of one run; unlimited when absent. */
   readonly maxWallMs?: number;
+  /** Dollars one run may spend (providers that report cost); unlimited when absent. */
+  readonly maxCostUsd?: number;
 }
 
 export const DEFAULT_LIMITS: RuntimeLimits = {
@@ -51,7 +54,10 @@ export interface SessionRuntime {
   readonly tracker: ResourceTracker;
   readonly board: TaskBoard;
   readonly jobs: BackgroundJobs;
-  readonly limits: RuntimeLimits;
+  /** Replaced whole by `AgentSession.setLimits`; a run reads it when it starts. */
+  limits: RuntimeLimits;
+  /** The host's hooks on the agents' lifecycle (a host session); absent → none. */
+  readonly hooks: AgentHooks | undefined;
   readonly trustedFolder: boolean;
   readonly thirdPartyText: ThirdPartyTextLedger | undefined;
   /** High-risk capabilities the user's prompts declared so far (grows per run, never from the model). */

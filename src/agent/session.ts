@@ -6,17 +6,21 @@ import { AgentFrame, type InboxMessage } from './agent-frame.js';
 import { BackgroundJobs } from './background-jobs.js';
 import { type AgentEvent, AgentEventBus, type AgentEventListener } from './events.js';
 import { runAgentLoop } from './loop.js';
+import { narrowedAccess } from './narrowed-access.js';
 import { createProvider, type ModelMessage, type ModelProvider } from './providers/index.js';
 import { ResourceTracker } from './resource-tracker.js';
+import type { RunBudget } from './run-budget.js';
 import type { RunResult } from './run-result.js';
 import type {
   AccessGrant,
   AgentAccess,
+  AgentHooks,
   SubagentDefinition,
   ToolCatalog,
   ToolInvoker,
   UserQuestionHandler,
 } from './runtime-ports.js';
+import { hostHookText } from './runtime-ports.js';
 import { DEFAULT_LIMITS, type RuntimeLimits, type SessionRuntime } from './session-runtime.js';
 import { TaskBoard } from './task-board.js';
 
@@ -48,6 +52,10 @@ export interface AgentSessionOptions {
    * own words never reach it.
    */
   readonly declareIntent?: (prompt: string) => readonly string[];
+  /** The host's hooks on the agents' lifecycle (a host session). */
+  readonly hooks?: AgentHooks;
+  /** A conversation to continue (a session loaded from its transcript). */
+  readonly history?: readonly ModelMessage[];
 }
 
 function gateSessionMode(mode: string, trusted: boolean, cwd: string | undefined, source: string): void {
@@ -68,7 +76,15 @@ export class SessionBusyError extends TwinlineError {
 export interface RunOptions {
   /** Keep a buffered stream of the run's events for iterating the handle (default true). */
   readonly stream?: boolean;
+  /**
+   * Text the host adds to the prompt (a UserPromptSubmit hook's context): the model reads it as
+   * the host's quoted words after the prompt; the intent slot reads only the prompt itself.
+   */
+  readonly context?: string;
 }
+
+/** A run's budget as the loop reads it on every turn: `setLimits` changes the running one too. */
+type LiveBudget = { -readonly [K in keyof RunBudget]: RunBudget[K] };
 
 /** One run in flight: iterate its events, await its result, or interrupt it. */
 export interface RunHandle extends AsyncIterable<AgentEvent> {
@@ -102,6 +118,8 @@ export class AgentSession {
   #current: AgentFrame | undefined;
   #grant: AccessGrant | undefined;
   #running = false;
+  #budget: LiveBudget | undefined;
+  #toolFilter: ((tool: string) => boolean) | undefined;
 
   constructor(options: AgentSessionOptions) {
     this.#opts = options;
@@ -110,6 +128,7 @@ export class AgentSession {
     this.events = new AgentEventBus();
     this.tracker = new ResourceTracker();
     this.#provider = options.provider;
+    if (options.history) this.#history.push(...options.history);
     this.#approvalMode = options.approvalMode ?? 'default';
     // The trust gate holds however a session is built: a privileged mode needs a trusted folder.
     gateSessionMode(
@@ -125,7 +144,8 @@ export class AgentSession {
       domain: options.domain ?? 'main',
       gateway: options.gateway,
       catalog: options.catalog,
-      access: options.access,
+      // Every grant and every call's access state passes the session's tool filter (`restrictTools`).
+      access: narrowedAccess(options.access, () => this.#toolFilter),
       definitions: new Map(
         options.definitions ? [...options.definitions].map((d) => [d.name, d]) : undefined,
       ),
@@ -134,6 +154,7 @@ export class AgentSession {
       board: new TaskBoard(),
       jobs: new BackgroundJobs(),
       limits: { ...DEFAULT_LIMITS, ...options.limits },
+      hooks: options.hooks,
       trustedFolder: options.trustedFolder ?? false,
       thirdPartyText: options.thirdPartyText,
       declaredCapabilities: options.declaredCapabilities,
@@ -159,6 +180,34 @@ export class AgentSession {
   /** Tools the main agent may see and call, as the access layer resolved them. */
   get tools(): ReadonlySet<string> {
     return this.#mainGrant().tools;
+  }
+
+  /**
+   * The tools the access layer grants the main agent before any host narrowing (`restrictTools`):
+   * the ceiling a host's tool list must stay within.
+   */
+  grantedTools(): ReadonlySet<string> {
+    return this.#opts.access.grant(
+      {
+        ref: { name: 'main', depth: 0, background: false, teammate: false },
+        requestedMode: this.#approvalMode,
+      },
+      this.#rt.catalog.list(),
+      this.#rt.trustedFolder,
+    ).tools;
+  }
+
+  /** The model provider reports cost (a cost budget can be enforced). */
+  get reportsCost(): boolean {
+    return this.#provider.reportsCost === true;
+  }
+
+  /** Stops a running background agent by its task id; false when none is running under that id. */
+  stopTask(taskId: string): boolean {
+    const job = this.#rt.jobs.get(taskId);
+    if (!job || job.result !== undefined) return false;
+    job.frame.cancel('stopped by the host');
+    return true;
   }
 
   #mainGrant(): AccessGrant {
@@ -187,6 +236,43 @@ export class AgentSession {
     gateSessionMode(mode, this.#rt.trustedFolder, this.#rt.cwd, 'setApprovalMode');
     this.#approvalMode = mode;
     if (this.#current) this.#current.approvalMode = mode;
+  }
+
+  /** The conversation so far, as the model reads it (a copy). */
+  get history(): readonly ModelMessage[] {
+    return [...this.#history];
+  }
+
+  /** The limits runs start with (turns, tokens, wall time, cost). */
+  get limits(): RuntimeLimits {
+    return this.#rt.limits;
+  }
+
+  /**
+   * Changes the run limits; the running main agent's turn, token and cost budget changes too (it
+   * is read on every turn), sub-agents started from now on get the new ones.
+   */
+  setLimits(limits: Partial<Pick<RuntimeLimits, 'maxTurns' | 'maxTokens' | 'maxCostUsd'>>): void {
+    const next: RuntimeLimits = { ...this.#rt.limits, ...limits };
+    this.#rt.limits = next;
+    const b = this.#budget;
+    if (!b) return;
+    b.maxTurns = next.maxTurns;
+    if (next.maxTokens === undefined) delete b.maxTokens;
+    else b.maxTokens = next.maxTokens;
+    if (next.maxCostUsd === undefined) delete b.maxCostUsd;
+    else b.maxCostUsd = next.maxCostUsd;
+  }
+
+  /**
+   * Narrows the tools every agent of the session may see and call to those `filter` keeps
+   * (undefined: no narrowing). It only ever removes: what the access layer granted (definitions,
+   * rules, trust, mode) stays the ceiling. Calls already refused by it are refused at once; the
+   * tool list the model reads changes from the next run.
+   */
+  restrictTools(filter: ((tool: string) => boolean) | undefined): void {
+    this.#toolFilter = filter;
+    this.#grant = undefined;
   }
 
   setUserQuestionHandler(handler: UserQuestionHandler | undefined): void {
@@ -240,17 +326,22 @@ export class AgentSession {
     this.#rt.frames.set(frame.id, frame);
     this.#running = true;
     const limits = this.#rt.limits;
+    const budget: LiveBudget = {
+      maxTurns: limits.maxTurns,
+      ...(limits.maxTokens === undefined ? {} : { maxTokens: limits.maxTokens }),
+      ...(limits.maxWallMs === undefined ? {} : { maxWallMs: limits.maxWallMs }),
+      ...(limits.maxCostUsd === undefined ? {} : { maxCostUsd: limits.maxCostUsd }),
+    };
+    this.#budget = budget;
+    const modelPrompt =
+      options.context === undefined
+        ? prompt
+        : `${prompt}\n\n${hostHookText("context from the host's UserPromptSubmit hook", options.context)}`;
     const result = this.tracker.track(
       'main run',
-      runAgentLoop(frame, prompt, {
-        signal: frame.signal,
-        budget: {
-          maxTurns: limits.maxTurns,
-          ...(limits.maxTokens === undefined ? {} : { maxTokens: limits.maxTokens }),
-          ...(limits.maxWallMs === undefined ? {} : { maxWallMs: limits.maxWallMs }),
-        },
-      }).finally(() => {
+      runAgentLoop(frame, modelPrompt, { signal: frame.signal, budget }).finally(() => {
         this.#running = false;
+        this.#budget = undefined;
         // Unhook from the session signal; background children stay reachable through `frames`.
         frame.dispose();
         // Keep the mode the run ended in (plan mode entered by the model persists).

@@ -4,9 +4,9 @@ import { boundedApprover, denyingApprover } from './approvers.js';
 import { SubagentDepthError, UnknownAgentDefinitionError } from './errors.js';
 import { eventSource } from './event-source.js';
 import type { SubagentRunMode } from './events.js';
-import { runAgentLoop } from './loop.js';
+import { hookAgentOf, runAgentLoop } from './loop.js';
 import type { RunResult } from './run-result.js';
-import type { SubagentDefinition } from './runtime-ports.js';
+import { hostHookText, type SubagentDefinition } from './runtime-ports.js';
 
 export interface SpawnRequest {
   /** Definition name. */
@@ -115,12 +115,18 @@ async function runChild(child: AgentFrame, prompt: string, taskId?: string): Pro
   });
   let result: RunResult;
   try {
-    result = await runAgentLoop(child, prompt, {
+    const context = await subagentStartHook(child);
+    const childPrompt =
+      context === undefined
+        ? prompt
+        : `${prompt}\n\n${hostHookText("context from the host's SubagentStart hook", context)}`;
+    result = await runAgentLoop(child, childPrompt, {
       signal: child.signal,
       budget: {
         maxTurns: child.maxTurns,
         ...(rt.limits.maxTokens === undefined ? {} : { maxTokens: rt.limits.maxTokens }),
         ...(rt.limits.maxWallMs === undefined ? {} : { maxWallMs: rt.limits.maxWallMs }),
+        ...(rt.limits.maxCostUsd === undefined ? {} : { maxCostUsd: rt.limits.maxCostUsd }),
       },
     });
   } catch (err) {
@@ -147,6 +153,17 @@ async function runChild(child: AgentFrame, prompt: string, taskId?: string): Pro
     ...(taskId ? { taskId } : {}),
   });
   return result;
+}
+
+/** The host's SubagentStart context for `child`; a failing hook adds nothing. */
+async function subagentStartHook(child: AgentFrame): Promise<string | undefined> {
+  const hooks = child.runtime.hooks;
+  if (!hooks?.subagentStart) return undefined;
+  try {
+    return (await hooks.subagentStart(hookAgentOf(child), child.signal))?.context || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -8,6 +8,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     const { runStdioMode } = await import('../protocol/stdio-mode.js');
     return runStdioMode(argv);
   }
+  // Editors spawn `twinline acp` per workspace: straight to the ACP agent, like stream-json.
+  if (argv[2] === 'acp' && argv.length === 3) {
+    const { runAcpMode } = await import('../acp/index.js');
+    return runAcpMode();
+  }
   // The command-line parser is loaded only off the stream-json path.
   const [{ runCommandLine }, { COMMANDS }] = await Promise.all([
     import('./command-line.js'),

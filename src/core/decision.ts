@@ -24,6 +24,12 @@ export interface StageDecision {
    * does, for shell). The gateway hands the last one on the path to `execute`; see docs/sandbox.md.
    */
   readonly sandbox?: SandboxGrant;
+  /**
+   * The stage's rewrite is a new call (a host hook edited the input): the gateway decides it
+   * again from the first slot on `updatedArgs`, and at this stage's slot stands on `reenter`
+   * instead of asking the stage again.
+   */
+  readonly reenter?: StageDecision;
 }
 
 /** Convenience constructor that keeps stage/rule naming consistent. */

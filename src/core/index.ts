@@ -22,6 +22,8 @@ export type {
   ResultTransform,
   ThirdPartyTextLedger,
   ToolCall,
+  ToolHookAnswer,
+  ToolHooks,
 } from './stage-contract.js';
 export {
   type AgentFrameRef,

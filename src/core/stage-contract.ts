@@ -40,6 +40,24 @@ export interface Approver {
   request(req: ApprovalRequest, signal: AbortSignal): Promise<ApprovalAnswer>;
 }
 
+/**
+ * What a host's hooks answered about one call before it runs (docs/protocol.md, "Hooks"). A hook
+ * may make the decision stricter (`deny`, `ask`) but never looser: `allow` only means "no
+ * objection", and every other slot still decides.
+ */
+export interface ToolHookAnswer {
+  readonly verdict: 'allow' | 'ask' | 'deny';
+  readonly reason?: string;
+  /** The hook rewrote the arguments: a new call, decided again from the first slot. */
+  readonly updatedArgs?: unknown;
+}
+
+/** The host's hooks on tool calls, as the gateway's `hooks` slot asks them. Must settle. */
+export interface ToolHooks {
+  /** Undefined when no hook of the host matches the call. */
+  beforeCall(call: PreparedCall, ctx: CallContext): Promise<ToolHookAnswer | undefined>;
+}
+
 /** Records third-party text (tool output, fetched pages) seen in a session. */
 export interface ThirdPartyTextLedger {
   /** Adds text that came from outside. */

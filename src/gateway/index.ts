@@ -6,8 +6,10 @@ export type { ApprovedReview, QueuedReview, ReviewExecutionLedger, ReviewQueue }
 export {
   checkRbac,
   checkTenancy,
+  createHookStage,
   defaultResultStages,
   defaultStages,
+  HOOK_STAGE,
   rbacStage,
   reviewStage,
   schemaStage,
@@ -33,5 +35,7 @@ export type {
   ResultTransform,
   ThirdPartyTextLedger,
   ToolCall,
+  ToolHookAnswer,
+  ToolHooks,
 } from './types.js';
 export { toolUnavailable } from './unavailable.js';

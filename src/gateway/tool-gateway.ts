@@ -79,6 +79,8 @@ interface RunOptions {
    * that answer; every other verdict stands.
    */
   readonly answered?: StageDecision;
+  /** Deciding a rewrite again: the slot that rewrote stands on this decision (see `reenter`). */
+  readonly standing?: StageDecision;
 }
 
 /** How an approved review runs again: who the requester is now, and who approved it. */
@@ -437,16 +439,38 @@ export class ToolGateway {
   async #runStages(prepared: PreparedCall, ctx: CallContext, opts: RunOptions): Promise<PreOutcome> {
     const path: StageDecision[] = opts.leadPath ? [...opts.leadPath] : [];
     let current = prepared;
+    // One approval per call: once the approver allowed these arguments, a later `ask` in the same
+    // pass (a hook's, then the mode's) is that answer, not a second prompt.
+    let answered = opts.answered;
     for (const stage of this.stages) {
       if (stage.name === opts.skipStage) continue;
-      let d = stage.evaluate(current, ctx);
-      if (isPromise(d)) d = await d;
+      let d: StageDecision;
+      if (opts.standing && opts.standing.stage === stage.name) d = opts.standing;
+      else {
+        const e = stage.evaluate(current, ctx);
+        d = isPromise(e) ? await e : e;
+      }
+      if (d.reenter !== undefined && d.updatedArgs !== undefined) {
+        // A rewrite that is a new call (a host hook edited the input): the same path as an
+        // approver's edit — schema, then every slot from the first on the edited arguments, with
+        // this slot standing on the stage's own verdict instead of asking it again.
+        path.push(d);
+        const v = validateArgs(current.tool.inputSchema, current.tool.name, d.updatedArgs);
+        path.push(v);
+        if (v.verdict !== 'allow') return { verdict: 'deny', decision: v, path, prepared: current };
+        return this.#runStages({ call: current.call, tool: current.tool, args: v.updatedArgs }, ctx, {
+          ...opts,
+          leadPath: path,
+          standing: d.reenter,
+          ...(answered ? { answered } : {}),
+        });
+      }
       path.push(d);
       if (d.updatedArgs !== undefined)
         current = { call: current.call, tool: current.tool, args: d.updatedArgs };
       if (d.verdict === 'allow') continue;
-      if (d.verdict === 'ask' && opts.answered) {
-        path.push(opts.answered);
+      if (d.verdict === 'ask' && answered) {
+        path.push(answered);
         continue;
       }
       if (d.verdict === 'ask' && !opts.dryRun && !opts.replay && ctx.approver) {
@@ -468,6 +492,7 @@ export class ToolGateway {
           );
           return again;
         }
+        answered = answer.decision;
         continue;
       }
       return { verdict: d.verdict, decision: d, path, prepared: current };

@@ -12,6 +12,8 @@ export type {
   ResultTransform,
   ThirdPartyTextLedger,
   ToolCall,
+  ToolHookAnswer,
+  ToolHooks,
 } from '../core/index.js';
 
 /** What `gateway.invoke` returns. The model only ever sees `modelContent`. */

@@ -1,6 +1,7 @@
 import { type AccessState, compileRuleSet, createAccessStage, createApprovalStage } from '../access/index.js';
 import { createQuotingStage, createRedactionStage } from '../gates/index.js';
 import {
+  createHookStage,
   type GatewayStage,
   type ResultStage,
   type ReviewExecutionLedger,
@@ -9,6 +10,7 @@ import {
   reviewStage,
   schemaStage,
   ToolGateway,
+  type ToolHooks,
   type ToolLookup,
 } from '../gateway/index.js';
 import { createIntentStage, createParameterStage, type PolicyEngine } from '../policy/index.js';
@@ -41,6 +43,8 @@ export interface PipelineLayers {
   readonly breakers?: ToolBreakers | undefined;
   /** The quick line's write-fact transform for the `fact` slot. */
   readonly factStage?: ResultStage | undefined;
+  /** The host's PreToolUse hooks for the `hooks` slot (a host session; none registered → no objection). */
+  readonly hooks?: ToolHooks | undefined;
 }
 
 /** Where one gateway stands: the tools it can reach and who may call them when a call says nothing. */
@@ -141,6 +145,8 @@ export class Pipeline {
         return createIntentStage();
       case 'review':
         return reviewStage;
+      case 'hooks':
+        return createHookStage(required(layers.hooks, slot, profile));
       case 'approval': {
         const resolveTool = site.resolveTool ?? ((n: string) => site.tools.get(n));
         return createApprovalStage({ resolveTool });
@@ -171,6 +177,7 @@ const STAGE_NAME: Readonly<Record<Slot, string>> = {
   parameters: 'parameters',
   intent: 'intent',
   review: 'review',
+  hooks: 'hooks',
   approval: 'approval',
   'rate-limit': 'resilience',
   breaker: 'breaker',

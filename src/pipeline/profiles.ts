@@ -55,19 +55,26 @@ const ONE_SESSION = off(
   "one caller's own session: its turn and budget limits bound it, and no shared backend is protected here",
 );
 
+const NO_HOOKS = off('no host registers hooks at this door: hooks belong to a host session (stream-json)');
+
 const SESSION_SLOTS: Partial<Record<Slot, SlotSetting>> = {
   'rate-limit': ONE_SESSION,
   breaker: ONE_SESSION,
   fact: NO_QUICK_CACHE,
 };
 
+/** A session a person drives through its own process (run, createRuntime): no host hooks. */
+const LOCAL_SESSION_SLOTS: Partial<Record<Slot, SlotSetting>> = { ...SESSION_SLOTS, hooks: NO_HOOKS };
+
 /** The profiles of every door, derived from `BASE`. */
 export const PROFILES: Readonly<Record<ProfileName, PipelineProfile>> = Object.freeze({
   'serve.deep': derive('serve.deep', 'twinline serve, createPlatform, eval: the deep line', BASE, {
+    hooks: NO_HOOKS,
     approval: NO_HOST,
     'rate-limit': off('deep tasks are admitted by the deep queue, not limited per call'),
   }),
   'serve.quick': derive('serve.quick', 'twinline serve, createPlatform, eval: the quick line', BASE, {
+    hooks: NO_HOOKS,
     approval: NO_HOST,
   }),
   'serve.readonly': derive(
@@ -75,6 +82,7 @@ export const PROFILES: Readonly<Record<ProfileName, PipelineProfile>> = Object.f
     'twinline serve, createPlatform, eval: the read-only and degraded line',
     BASE,
     {
+      hooks: NO_HOOKS,
       approval: NO_HOST,
       'rate-limit': off('the read-only line runs one retrieval per request'),
       fact: off('the read-only line writes nothing'),
@@ -84,7 +92,7 @@ export const PROFILES: Readonly<Record<ProfileName, PipelineProfile>> = Object.f
     'agent-session',
     'twinline run, an AgentSession over createRuntime',
     BASE,
-    SESSION_SLOTS,
+    LOCAL_SESSION_SLOTS,
   ),
   'stream-json': derive(
     'stream-json',
@@ -99,6 +107,7 @@ export const PROFILES: Readonly<Record<ProfileName, PipelineProfile>> = Object.f
     SESSION_SLOTS,
   ),
   library: derive('library', 'createRuntime(config).gateway', BASE, {
+    hooks: NO_HOOKS,
     approval: off(
       'the library caller is the host: pass an access state and approval mode in the call context of an agent gateway (agent-session) instead',
     ),
@@ -122,10 +131,12 @@ export function profileNamed(name: string): PipelineProfile {
 }
 
 const DRY_RUN = off('dry run: nothing executes, so no limit, breaker or output transform applies');
+const DRY_RUN_HOOKS = off('dry run: no host is attached to answer its hooks');
 
 /** `twinline check`: the decision slots of `target`, stopping before anything that needs execution. */
 export function checkProfile(target: PipelineProfile): PipelineProfile {
   return derive(`check(${target.name})`, `twinline check for ${target.doors}`, target.slots, {
+    hooks: DRY_RUN_HOOKS,
     'rate-limit': DRY_RUN,
     breaker: DRY_RUN,
     quote: DRY_RUN,
@@ -145,6 +156,7 @@ export function reviewReplayProfile(target: PipelineProfile): PipelineProfile {
     target.slots,
     {
       review: off('a reviewer approved this call; every other slot decides again before it runs'),
+      hooks: off('the host session that queued the call is gone; its hooks cannot be asked'),
       intent: off("the reviewer's approval of this very call is the user's declaration of it"),
       approval: off("the reviewer's approval is the answer an approver would give"),
       'rate-limit': off('an approved review is not a new request from its user'),

@@ -10,6 +10,7 @@ export const DECISION_SLOTS = [
   'parameters',
   'intent',
   'review',
+  'hooks',
   'approval',
   'rate-limit',
   'breaker',
@@ -31,6 +32,8 @@ export const SLOT_PURPOSE: Readonly<Record<Slot, string>> = {
   parameters: 'scope narrowing, dates near now, third-party text never an argument',
   intent: 'a high-risk tool runs only when the request declared it',
   review: 'tools that require review wait for a person',
+  hooks:
+    "the host's PreToolUse hooks: deny, ask or edit the input (an edit is decided again from the first slot); never looser",
   approval: 'approval mode and permission rules: allow, ask the host, or deny',
   'rate-limit': 'per-user call rate',
   breaker: "the tool's circuit breaker",

@@ -1,13 +1,22 @@
 import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { compileRuleSet, engineStatePaths, loadAccessEnvironment } from '../access/index.js';
+import {
+  canonicalToolName,
+  compileRuleSet,
+  engineStatePaths,
+  LiveRuleSet,
+  loadAccessEnvironment,
+  toolKindOf,
+} from '../access/index.js';
 import {
   type AgentEvent,
   AgentSession,
   createAccessPort,
   createControlTools,
   createProvider,
+  DEFAULT_LIMITS,
+  McpServerSet,
   NoProviderError,
 } from '../agent/index.js';
 import {
@@ -38,6 +47,10 @@ import { LazyStore } from './lazy-store.js';
 import type { HostApprovalMode } from './permission-modes.js';
 import { ReadCache, withReadCache } from './read-cache.js';
 import type { EngineRuntime, RuntimeConfig, RuntimeTurn } from './runtime.js';
+import { SessionControls } from './session-controls.js';
+
+/** The `hooks` slot when the host registered no PreToolUse hook: no objection, nothing sent. */
+const NO_TOOL_HOOKS = { beforeCall: async () => undefined };
 
 /** The approver of the session: each turn points it at the host (or a deny-all). */
 class TurnApprover implements Approver {
@@ -183,7 +196,12 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
   // The engine's own state (settings, trust, agents, the audit database) no tool may write: the
   // access stage refuses it by path, the write tools again on the real path after symlinks.
   const home = config.env['HOME'] ?? config.cwd;
-  const stateFiles = engineStateFiles(domain, config.env);
+  // A managed (administrator) settings file: its rules bound what a host's "always allow" may add.
+  const managedSettingsPath = config.env['TWINLINE_MANAGED_SETTINGS'] || undefined;
+  const stateFiles = [
+    ...engineStateFiles(domain, config.env),
+    ...(managedSettingsPath ? [managedSettingsPath] : []),
+  ];
   const protectedWrite = protectedPathCheck(
     engineStatePaths({ projectRoot: config.cwd, home, files: stateFiles }),
   );
@@ -217,18 +235,26 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     audit: store.audit,
     reviews: store.reviews,
     approvalTimeoutMs: domain.approvalTimeoutMs,
+    hooks: config.hooks?.tools ?? NO_TOOL_HOOKS,
   });
   const profile = PROFILES[config.env['TWINLINE_USER'] ? 'stream-json' : 'host-session'];
   const gateway = pipeline.gateway(profile, { tools: registry });
   // The folder's settings (user, project, local, managed; project levels only when trusted),
   // trust and agent definitions, plus the host's --allowedTools/--disallowedTools on top.
-  const environment = loadAccessEnvironment({ cwd: config.cwd, homeDir: home });
-  const rules = compileRuleSet(
-    [
-      ...environment.settings.ruleSources,
-      { source: 'command line', allow: config.allowedTools, deny: config.disallowedTools },
-    ],
-    { ...environment.roots, stateFiles },
+  const environment = loadAccessEnvironment({
+    cwd: config.cwd,
+    homeDir: home,
+    ...(managedSettingsPath ? { managedSettingsPath } : {}),
+  });
+  // Live: a host's "always allow / deny" (updatedPermissions) adds session rules on top.
+  const rules = new LiveRuleSet(
+    compileRuleSet(
+      [
+        ...environment.settings.ruleSources,
+        { source: 'command line', allow: config.allowedTools, deny: config.disallowedTools },
+      ],
+      { ...environment.roots, stateFiles },
+    ),
   );
   const approver = new TurnApprover();
   const systemPrompt =
@@ -254,6 +280,8 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
       definitions: environment.definitions,
       trustedFolder: environment.trusted,
       declareIntent: (prompt) => declaredCapabilities(prompt, registry.list()),
+      ...(config.hooks?.agent ? { hooks: config.hooks.agent } : {}),
+      ...(config.history ? { history: config.history } : {}),
       ...(systemPrompt ? { systemPrompt } : {}),
       ...(config.maxTurns !== undefined ? { limits: { maxTurns: config.maxTurns } } : {}),
     });
@@ -265,6 +293,29 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     if (!(err instanceof NoProviderError)) throw err;
   }
 
+  // The session's MCP servers: the host's in-process (SDK) ones now, others by mcp_set_servers.
+  const servers = new McpServerSet(registry);
+  const controls = new SessionControls({
+    identity,
+    sessionId: config.sessionId,
+    cwd: config.cwd,
+    environment,
+    rules,
+    audit: store.audit,
+    registry,
+    servers,
+    bus: config.bus,
+    session: () => session,
+  });
+  if (config.sdkMcpServers?.length) {
+    controls.addSdkServers(config.sdkMcpServers, 30_000);
+    // Listed before the first turn, so its tools are in the model's declarations.
+    await servers.connectPending();
+  }
+  const startLimits = {
+    maxTurns: config.maxTurns ?? DEFAULT_LIMITS.maxTurns,
+  };
+
   // Built on first use (its key file is read or created then), for the session's identity.
   let output: EgressGate | undefined;
 
@@ -274,6 +325,11 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
   };
 
   return {
+    controls,
+    startLimits: () => startLimits,
+    canonicalTool: canonicalToolName,
+    toolKind: (name) => registry.get(name)?.kind ?? toolKindOf(name),
+    history: () => session?.history ?? [],
     toolNames: allTools,
     model: () => modelSpec ?? config.env['TWINLINE_MODEL'] ?? 'none',
     setApprovalMode(next) {
@@ -293,7 +349,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
       output ??= new Egress(egressSettings(domain, config.env)).for({
         viewer: identity,
         sessionId: config.sessionId,
-        channel: 'stream-json',
+        channel: config.channel ?? 'stream-json',
       });
       return output;
     },
@@ -312,7 +368,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
       const off = s.on(emit);
       const onAbort = (): void => s.interrupt();
       try {
-        const handle = s.run(turn.prompt);
+        const handle = s.run(turn.prompt, turn.context === undefined ? {} : { context: turn.context });
         if (turn.signal.aborted) handle.interrupt();
         else turn.signal.addEventListener('abort', onAbort, { once: true });
         await handle.result;
@@ -324,6 +380,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     },
     async close() {
       await session?.close();
+      await servers.close();
       await store.close();
     },
   };

@@ -17,6 +17,8 @@ export interface SessionView {
   readonly permissionMode: string;
   readonly tools: readonly string[];
   readonly version: string;
+  /** The session's MCP servers and their state, for `system/init`. */
+  readonly mcpServers?: readonly { readonly name: string; readonly status: string }[];
 }
 
 export interface Usage {
@@ -34,19 +36,25 @@ function usageOf(u: Usage): Record<string, number> {
 }
 
 /** The success payload of `initialize`. */
-export function initializeResponse(s: SessionView, applied: { disallowedTools: boolean }): unknown {
+export function initializeResponse(
+  s: SessionView,
+  applied: { disallowedTools: boolean; hooks?: boolean; problems?: readonly string[] },
+): unknown {
+  const problems = applied.problems?.length ? { initialize_problems: [...applied.problems] } : {};
   if (s.dialect === 'qwen') {
     return {
       subtype: 'initialize',
       session_id: s.sessionId,
       capabilities: {
         can_handle_can_use_tool: true,
+        // the Qwen SDK answers no hook_callback, so none is sent to it
         can_handle_hook_callback: false,
         can_set_permission_mode: true,
         can_set_model: true,
         can_get_context_usage: true,
-        can_handle_mcp_message: false,
+        can_handle_mcp_message: true,
       },
+      ...problems,
     };
   }
   return {
@@ -61,6 +69,9 @@ export function initializeResponse(s: SessionView, applied: { disallowedTools: b
     current_permission_mode: s.permissionMode,
     ...(applied.disallowedTools ? { disallowed_tools_applied: true } : {}),
     mcp_servers_applied: false,
+    // A failing or silent hook is always on the safe side here (see docs/protocol.md, "Hooks").
+    ...(applied.hooks ? { hooks_applied: true, hook_on_failure_supported: true } : {}),
+    ...problems,
   };
 }
 
@@ -73,7 +84,7 @@ export function systemInit(s: SessionView): Record<string, unknown> {
     session_id: s.sessionId,
     cwd: s.cwd,
     tools: s.tools,
-    mcp_servers: [],
+    mcp_servers: s.mcpServers ?? [],
     model: s.model,
     slash_commands: [],
     agents: [],
@@ -102,6 +113,22 @@ export function systemStatus(s: SessionView): Record<string, unknown> | undefine
     permissionMode: s.permissionMode,
     uuid: randomUUID(),
     session_id: s.sessionId,
+  };
+}
+
+/** A `system` message announcing a change the host made (run parameters, permissions, servers). */
+export function systemNotice(
+  s: SessionView,
+  subtype: string,
+  fields: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    type: 'system',
+    subtype,
+    uuid: randomUUID(),
+    session_id: s.sessionId,
+    parent_tool_use_id: null,
+    ...fields,
   };
 }
 
@@ -245,8 +272,27 @@ export const replies = {
     d === 'qwen' ? { status: 'updated', mode } : { mode },
   setModel: (d: Dialect, model: string): unknown =>
     d === 'qwen' ? { subtype: 'set_model', model } : { model },
-  mcpStatus: (subtype: string): unknown =>
-    subtype === 'mcp_server_status' ? { subtype, status: {} } : { mcpServers: [] },
+  mcpStatus: (
+    subtype: string,
+    servers: readonly {
+      name: string;
+      status: string;
+      tools: readonly string[];
+      error?: string;
+      source: string;
+    }[],
+  ): unknown =>
+    subtype === 'mcp_server_status'
+      ? { subtype, status: Object.fromEntries(servers.map((x) => [x.name, x.status])) }
+      : {
+          mcpServers: servers.map((x) => ({
+            name: x.name,
+            status: x.status,
+            scope: x.source,
+            tools: x.tools.map((name) => ({ name })),
+            ...(x.error ? { error: x.error } : {}),
+          })),
+        },
   supportedCommands: (): unknown => ({ subtype: 'supported_commands', commands: [] }),
   contextUsage: (model: string, totalTokens: number): unknown => ({
     subtype: 'get_context_usage',

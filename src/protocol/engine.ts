@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { PermissionUpdate } from '../access/permission-updates.js';
 import { AgentEventEgress, type GatedAgentEvent } from '../agent/event-egress.js';
 import type { AgentEvent } from '../agent/events.js';
 import type { ApprovalRequest } from '../gateway/index.js';
@@ -17,17 +18,21 @@ import {
   type SessionView,
   streamEvent,
   systemInit,
+  systemNotice,
   systemProtocolError,
   systemStatus,
   toolResultMessage,
 } from './dialect.js';
 import { PROTOCOL_ERROR_CODES, ProtocolError } from './errors.js';
 import { DenyAllApprover, HostApprover } from './host-approver.js';
+import type { HostHooks } from './host-hooks.js';
 import { classifyHostLine, classifyOversizedLine, type HostLine } from './host-line.js';
 import { DEFAULT_MAX_LINE_CHARS, encodeLine, LineDecoder } from './ndjson.js';
 import { type ResolvedMode, resolvePermissionMode, validPermissionModeNames } from './permission-modes.js';
+import { applyRunVariable, type RunParameters, runVariableName } from './run-variables.js';
 import type { EngineRuntime, EngineRuntimeFactory } from './runtime.js';
 import type { ControlRequestEnvelope, HostRequestSubtype, SeededFile, UserMessage } from './schemas.js';
+import { sdkServerNames } from './sdk-mcp.js';
 import { checkHostRequest, HOST_REQUEST_SUBTYPES } from './wire-checks.js';
 
 export interface EngineOptions {
@@ -63,6 +68,26 @@ export const TRUST_GATE_ERROR_CODE = 'trust_gate';
 /** A mode the trust gate refused; answered with `error_code: trust_gate`. */
 class ModeRefusedError extends Error {}
 
+/** The `error_code` of a control error answer, for errors that have one. */
+function errorCodeOf(err: unknown): string | undefined {
+  const code = (err as { code?: unknown }).code;
+  if (err instanceof ModeRefusedError || code === 'access.trust-gate') return TRUST_GATE_ERROR_CODE;
+  if (code === 'protocol.invalid_variable') return 'invalid_variable';
+  return undefined;
+}
+
+/** `apply_flag_settings` keys Twinline maps (the rest are refused, naming these). */
+const FLAG_SETTINGS_KEYS = ['model', 'permissions.deny', 'permissions.ask', 'permissions.defaultMode'];
+
+/** `Bash(npm test)` → `{ toolName: 'Bash', ruleContent: 'npm test' }`. */
+function ruleValue(text: string): { toolName: string; ruleContent?: string } {
+  const open = text.indexOf('(');
+  if (open > 0 && text.endsWith(')')) {
+    return { toolName: text.slice(0, open), ruleContent: text.slice(open + 1, -1) };
+  }
+  return { toolName: text };
+}
+
 /** Remembered host request ids, to refuse duplicates (bounded; old ids are forgotten). */
 const SEEN_ID_MEMORY = 4096;
 
@@ -97,6 +122,14 @@ export class StreamJsonEngine {
   private readonly inFlight = new Map<string, AbortController>();
   private readonly seenIds = new Set<string>();
   private totalTokens = 0;
+  /** `initialize.hooks` as the host sent it; read when the runtime is built. */
+  private hooksRequested: unknown;
+  private hooks: HostHooks | undefined;
+  private sdkServers: string[] = [];
+  private initializeProblems: string[] = [];
+  private partial: boolean;
+  /** The run parameters after the host's updates (`set_variable`); undefined until the first. */
+  private params: RunParameters | undefined;
 
   constructor(private readonly opts: EngineOptions) {
     this.maxLineChars = opts.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
@@ -105,6 +138,7 @@ export class StreamJsonEngine {
     this.sessionId = opts.args.sessionId ?? randomUUID();
     this.model = opts.args.model ?? opts.env['TWINLINE_MODEL'] ?? 'default';
     this.permissionTimeoutMs = opts.permissionTimeoutMs ?? 60_000;
+    this.partial = opts.args.includePartialMessages;
     const requested = opts.args.permissionMode ?? 'default';
     this.mode = resolvePermissionMode(requested) ?? {
       approvalMode: 'default',
@@ -175,6 +209,7 @@ export class StreamJsonEngine {
       permissionMode: this.mode.reported,
       tools: this.runtime?.toolNames() ?? [],
       version: this.opts.version,
+      mcpServers: this.runtime?.controls.mcpStatus().map((m) => ({ name: m.name, status: m.status })) ?? [],
     };
   }
 
@@ -304,13 +339,7 @@ export class StreamJsonEngine {
       })
       .catch((err: unknown) => {
         if (!controller.signal.aborted)
-          this.respondError(
-            id,
-            err instanceof Error ? err.message : String(err),
-            err instanceof ModeRefusedError || (err as { code?: unknown }).code === 'access.trust-gate'
-              ? TRUST_GATE_ERROR_CODE
-              : undefined,
-          );
+          this.respondError(id, err instanceof Error ? err.message : String(err), errorCodeOf(err));
         else this.inFlight.delete(id);
       });
   }
@@ -329,7 +358,18 @@ export class StreamJsonEngine {
         // Never wait less than the host itself would (G14); cap at 10 minutes.
         if (timeout?.canUseTool)
           this.permissionTimeoutMs = Math.min(Math.max(timeout.canUseTool, 1000), 600_000);
-        const payload = initializeResponse(this.view(), { disallowedTools: Array.isArray(disallowed) });
+        const hooks = req['hooks'];
+        const hasHooks = typeof hooks === 'object' && hooks !== null && Object.keys(hooks).length > 0;
+        if (hasHooks) this.hooksRequested = hooks;
+        const sdk = sdkServerNames(req['sdkMcpServers']);
+        this.sdkServers = sdk.names;
+        this.initializeProblems.push(...sdk.problems);
+        for (const p of sdk.problems) this.opts.log(p);
+        const payload = initializeResponse(this.view(), {
+          disallowedTools: Array.isArray(disallowed),
+          hooks: hasHooks && d === 'claude',
+          problems: this.initializeProblems,
+        });
         // Warm the runtime after answering, so `initialize` itself stays fast.
         setImmediate(() => void this.loadRuntime().catch(() => undefined));
         return payload;
@@ -343,35 +383,44 @@ export class StreamJsonEngine {
         return replies.interrupt(d);
       }
       case 'set_permission_mode': {
-        const name = String(req['mode']);
-        const resolved = resolvePermissionMode(name);
-        if (!resolved) {
-          throw new Error(
-            `Invalid permission mode: ${name}. Valid values are: ${validPermissionModeNames().join(', ')}`,
-          );
-        }
-        if (PRIVILEGED_HOST_MODES.has(resolved.approvalMode)) {
-          const request = { name, source: 'set_permission_mode' };
-          if (!this.opts.modeGate) {
-            throw new ModeRefusedError(
-              `Permission mode ${name} needs a trusted folder; no trust gate is configured`,
-            );
-          }
-          try {
-            await this.opts.modeGate(request);
-          } catch (err) {
-            throw new ModeRefusedError(err instanceof Error ? err.message : String(err));
-          }
-        }
-        // The runtime's session gates too; on a refusal the engine keeps its current mode.
-        this.runtime?.setApprovalMode(resolved.approvalMode);
-        this.mode = resolved;
-        const status = systemStatus(this.view());
-        // Answer first, then report the new mode, as the real CLIs do.
-        setImmediate(() => {
-          if (status) this.emit(status);
-        });
+        const resolved = await this.gateMode(String(req['mode']), 'set_permission_mode');
+        this.setMode(resolved);
         return replies.setPermissionMode(d, resolved.reported);
+      }
+      case 'set_variable':
+        return this.setVariable(id, String(req['name']), req['value']);
+      case 'apply_flag_settings':
+        return this.applyFlagSettings(id, req['settings'] as Record<string, unknown>);
+      case 'mcp_set_servers': {
+        const rt = await this.loadRuntime();
+        const result = await rt.controls.setServers(req['servers'] as Record<string, unknown>);
+        rt.controls.record({
+          action: 'mcp_set_servers',
+          requestId: id,
+          allowed: true,
+          reason: 'the host set its MCP servers',
+          summary: `added ${result.added.join(', ') || '-'}; removed ${result.removed.join(', ') || '-'}; failed ${Object.keys(result.errors).join(', ') || '-'}`,
+          detail: Object.keys(req['servers'] as object),
+        });
+        return result;
+      }
+      case 'mcp_toggle':
+      case 'mcp_reconnect': {
+        const rt = await this.loadRuntime();
+        const name = String(req['serverName']);
+        const status =
+          req.subtype === 'mcp_toggle'
+            ? await rt.controls.servers.toggle(name, req['enabled'] === true)
+            : await rt.controls.servers.reconnect(name);
+        rt.controls.record({
+          action: req.subtype,
+          requestId: id,
+          allowed: true,
+          reason: `the host ${req.subtype === 'mcp_toggle' ? (req['enabled'] ? 'enabled' : 'disabled') : 'reconnected'} ${name}`,
+          summary: `${name}: ${status.status}`,
+          detail: { name },
+        });
+        return { name, status: status.status, ...(status.error ? { error: status.error } : {}) };
       }
       case 'set_model': {
         const requested =
@@ -394,8 +443,10 @@ export class StreamJsonEngine {
         return { seeded: files.length };
       }
       case 'mcp_status':
-      case 'mcp_server_status':
-        return replies.mcpStatus(req.subtype);
+      case 'mcp_server_status': {
+        const rt = await this.loadRuntime();
+        return replies.mcpStatus(req.subtype, rt.controls.mcpStatus());
+      }
       case 'supported_commands':
         return replies.supportedCommands();
       case 'get_context_usage':
@@ -406,11 +457,33 @@ export class StreamJsonEngine {
         return {};
       case 'set_effort':
         return { applied: false, override: null, reason: 'Twinline does not set reasoning effort' };
-      case 'mcp_message':
-        // Server-initiated notifications from SDK MCP servers: Twinline hosts none, so just ack.
+      case 'mcp_message': {
+        // A message the host's SDK server sends on its own: a changed tool list is listed again.
+        const message = req['message'] as { method?: unknown } | null;
+        const server = String(req['server_name']);
+        if (
+          message?.method === 'notifications/tools/list_changed' &&
+          this.runtime?.controls.servers.has(server)
+        ) {
+          void this.runtime.controls.servers.reconnect(server).catch(() => undefined);
+        }
         return {};
-      case 'stop_task':
-        throw new Error(`No task ${String(req['task_id'])} is running`);
+      }
+      case 'stop_task': {
+        const rt = await this.loadRuntime();
+        const taskId = String(req['task_id']);
+        const stopped = rt.controls.stopTask(taskId);
+        rt.controls.record({
+          action: 'stop_task',
+          requestId: id,
+          allowed: stopped,
+          reason: stopped ? 'the host stopped a background task' : 'no such task is running',
+          summary: taskId,
+          detail: { taskId },
+        });
+        if (!stopped) throw new Error(`No task ${taskId} is running`);
+        return {};
+      }
       default:
         throw new Error(
           `Unsupported control request subtype: ${String((req as { subtype: string }).subtype)} (${id})`,
@@ -418,11 +491,233 @@ export class StreamJsonEngine {
     }
   }
 
+  /** The host's hooks, built (and their module loaded) only when it registered some. */
+  private async buildHooks(): Promise<HostHooks | undefined> {
+    if (this.hooksRequested === undefined || this.opts.args.dialect !== 'claude') return undefined;
+    const [{ HostHooks, readHookRegistrations }, { TOOL_NAME_ALIASES }] = await Promise.all([
+      import('./host-hooks.js'),
+      import('../access/index.js'),
+    ]);
+    const aliases = Object.entries(TOOL_NAME_ALIASES);
+    const { registrations, problems } = readHookRegistrations(this.hooksRequested, (tool) => [
+      tool,
+      ...aliases.filter(([, canonical]) => canonical === tool).map(([alias]) => alias),
+    ]);
+    for (const p of problems) this.opts.log(p);
+    this.initializeProblems.push(...problems);
+    this.hooks = new HostHooks(this.bus, registrations, {
+      sessionId: this.sessionId,
+      cwd: this.opts.cwd,
+      permissionMode: () => this.mode.reported,
+    });
+    return this.hooks;
+  }
+
+  /**
+   * Resolves a mode a host asks for and passes it through the trust gate: privileged modes need a
+   * trusted folder. Throws an error naming the valid modes, or a `ModeRefusedError`.
+   */
+  private async gateMode(name: string, source: string): Promise<ResolvedMode> {
+    const resolved = resolvePermissionMode(name);
+    if (!resolved) {
+      throw new Error(
+        `Invalid permission mode: ${name}. Valid values are: ${validPermissionModeNames().join(', ')}`,
+      );
+    }
+    if (PRIVILEGED_HOST_MODES.has(resolved.approvalMode)) {
+      if (!this.opts.modeGate) {
+        throw new ModeRefusedError(
+          `Permission mode ${name} needs a trusted folder; no trust gate is configured`,
+        );
+      }
+      try {
+        await this.opts.modeGate({ name, source });
+      } catch (err) {
+        throw new ModeRefusedError(err instanceof Error ? err.message : String(err));
+      }
+    }
+    return resolved;
+  }
+
+  /** Switches to a mode that passed `gateMode`; the host hears `system/status` after the answer. */
+  private setMode(resolved: ResolvedMode): void {
+    // The runtime's session gates too; on a refusal the engine keeps its current mode.
+    this.runtime?.setApprovalMode(resolved.approvalMode);
+    this.mode = resolved;
+    const status = systemStatus(this.view());
+    setImmediate(() => {
+      if (status) this.emit(status);
+    });
+  }
+
+  /** The run parameters now: the host's updates, else the session's own. */
+  private runParameters(rt: EngineRuntime): RunParameters {
+    if (this.params) return this.params;
+    const start = rt.startLimits();
+    return {
+      maxTurns: start.maxTurns,
+      maxTokens: start.maxTokens,
+      maxCostUsd: start.maxCostUsd,
+      allowedTools: undefined,
+      disallowedTools: [],
+      permissionTimeoutMs: this.permissionTimeoutMs,
+      includePartialMessages: this.partial,
+    };
+  }
+
+  /**
+   * `set_variable`: one run parameter, narrowed within what the session allows, applied at once
+   * (the running turn's budget and tool filter too), audited and announced as `system/variable_changed`.
+   */
+  private async setVariable(id: string, name: string, value: unknown): Promise<unknown> {
+    const rt = await this.loadRuntime();
+    const change = this.tryVariable(rt, id, this.runParameters(rt), name, value);
+    this.commitParameters(rt, change.next);
+    this.announceVariable(rt, id, change);
+    return { name: change.name, value: change.value, previous: change.previous };
+  }
+
+  private tryVariable(
+    rt: EngineRuntime,
+    id: string,
+    params: RunParameters,
+    name: string,
+    value: unknown,
+  ): ReturnType<typeof applyRunVariable> {
+    try {
+      return applyRunVariable(params, rt.controls.ceilings(rt.startLimits()), name, value, rt.canonicalTool);
+    } catch (err) {
+      rt.controls.record({
+        action: 'set_variable',
+        requestId: id,
+        allowed: false,
+        reason: err instanceof Error ? err.message : String(err),
+        summary: `${name.slice(0, 64)} refused`,
+        detail: { name, value },
+      });
+      throw err;
+    }
+  }
+
+  private commitParameters(rt: EngineRuntime, next: RunParameters): void {
+    this.params = next;
+    this.permissionTimeoutMs = next.permissionTimeoutMs;
+    this.partial = next.includePartialMessages;
+    rt.controls.applyRunParameters(next);
+  }
+
+  private announceVariable(rt: EngineRuntime, id: string, change: ReturnType<typeof applyRunVariable>): void {
+    rt.controls.record({
+      action: 'set_variable',
+      requestId: id,
+      allowed: true,
+      reason: "within the session's limits and granted tools",
+      summary: `${change.name}: ${JSON.stringify(change.previous)} → ${JSON.stringify(change.value)}`,
+      detail: { name: change.name, value: change.value },
+    });
+    const notice = systemNotice(this.view(), 'variable_changed', {
+      name: change.name,
+      previous: change.previous,
+      value: change.value,
+    });
+    setImmediate(() => this.emit(notice));
+  }
+
+  /**
+   * The Claude dialect's `apply_flag_settings`, mapped where it means something here: `model`,
+   * `permissions.deny`/`ask` (session rules: they only narrow), `permissions.defaultMode` (the
+   * trust-gated mode switch), and any run parameter by name. Anything else — including
+   * `permissions.allow`, which would widen — refuses the whole call; nothing of it applies.
+   */
+  private async applyFlagSettings(id: string, settings: Record<string, unknown>): Promise<unknown> {
+    const rt = await this.loadRuntime();
+    const unsupported: string[] = [];
+    let params = this.runParameters(rt);
+    const changes: ReturnType<typeof applyRunVariable>[] = [];
+    const rules: PermissionUpdate[] = [];
+    let mode: ResolvedMode | undefined;
+    let model: { value: string | undefined } | undefined;
+    for (const [key, value] of Object.entries(settings)) {
+      if (key === 'model') {
+        if (value !== null && typeof value !== 'string')
+          throw new Error('apply_flag_settings: model must be a string or null');
+        model = { value: value || undefined };
+      } else if (key === 'permissions') {
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+          throw new Error('apply_flag_settings: permissions must be an object');
+        }
+        for (const [pk, pv] of Object.entries(value)) {
+          if (pk === 'deny' || pk === 'ask') {
+            if (!Array.isArray(pv) || pv.some((r) => typeof r !== 'string' || !r)) {
+              throw new Error(`apply_flag_settings: permissions.${pk} must be a list of rules`);
+            }
+            rules.push({ type: 'addRules', rules: pv.map(ruleValue), behavior: pk, destination: 'session' });
+          } else if (pk === 'defaultMode') {
+            mode = await this.gateMode(String(pv), 'apply_flag_settings');
+          } else unsupported.push(`permissions.${pk}`);
+        }
+      } else {
+        let canonical: string | undefined;
+        try {
+          canonical = runVariableName(key);
+        } catch {
+          unsupported.push(key);
+        }
+        if (canonical) {
+          const change = this.tryVariable(rt, id, params, key, value);
+          params = change.next;
+          changes.push(change);
+        }
+      }
+    }
+    if (unsupported.length > 0) {
+      throw new Error(
+        `apply_flag_settings: unsupported setting(s) ${unsupported.join(', ')}; supported: ${[...FLAG_SETTINGS_KEYS, 'the run parameters of set_variable'].join(', ')} (nothing was applied)`,
+      );
+    }
+    if (changes.length > 0) {
+      this.commitParameters(rt, params);
+      for (const c of changes) this.announceVariable(rt, id, c);
+    }
+    if (rules.length > 0) this.announcePermissions(rt.controls.applyPermissionUpdates(rules, id));
+    if (mode) this.setMode(mode);
+    if (model) this.model = await rt.setModel(model.value);
+    return {};
+  }
+
+  /** A host's "always allow" from a permission answer: applied, audited, announced. */
+  private onPermissionUpdates(
+    rt: EngineRuntime,
+    updates: readonly PermissionUpdate[],
+    requestId: string,
+  ): void {
+    const outcomes = rt.controls.applyPermissionUpdates(updates, requestId);
+    for (const o of outcomes) {
+      if (!o.mode || o.mode.persistedOnly) continue;
+      const resolved = resolvePermissionMode(o.mode.name);
+      if (resolved) {
+        try {
+          this.setMode(resolved);
+        } catch (err) {
+          this.opts.log(
+            `mode from updatedPermissions refused: ${err instanceof Error ? err.message : String(err)}`,
+          );
+        }
+      }
+    }
+    this.announcePermissions(outcomes);
+  }
+
+  private announcePermissions(outcomes: readonly unknown[]): void {
+    const notice = systemNotice(this.view(), 'permissions_updated', { updates: outcomes });
+    setImmediate(() => this.emit(notice));
+  }
+
   private loadRuntime(): Promise<EngineRuntime> {
     if (!this.runtimePromise) {
       const a = this.opts.args;
-      this.runtimePromise = this.opts
-        .createRuntime({
+      this.runtimePromise = this.buildHooks().then((hooks) =>
+        this.opts.createRuntime({
           cwd: this.opts.cwd,
           sessionId: this.sessionId,
           model: this.model === 'default' ? a.model : this.model,
@@ -434,15 +729,19 @@ export class StreamJsonEngine {
           approvalMode: this.mode.approvalMode,
           env: this.opts.env,
           log: this.opts.log,
-        })
-        .then(async (rt) => {
-          const pending = this.pendingModel;
-          this.pendingModel = undefined;
-          this.model = pending ? await rt.setModel(pending.value) : rt.model();
-          this.runtime = rt;
-          if (this.readCache.size > 0) rt.seedReadState([...this.readCache.values()]);
-          return rt;
-        });
+          bus: this.bus,
+          ...(hooks ? { hooks: { tools: hooks, agent: hooks } } : {}),
+          ...(this.sdkServers.length ? { sdkMcpServers: this.sdkServers } : {}),
+        }),
+      );
+      this.runtimePromise = this.runtimePromise.then(async (rt) => {
+        const pending = this.pendingModel;
+        this.pendingModel = undefined;
+        this.model = pending ? await rt.setModel(pending.value) : rt.model();
+        this.runtime = rt;
+        if (this.readCache.size > 0) rt.seedReadState([...this.readCache.values()]);
+        return rt;
+      });
       this.runtimePromise.catch((err: unknown) => {
         this.opts.log(`runtime failed to start: ${err instanceof Error ? err.message : String(err)}`);
       });
@@ -515,6 +814,7 @@ export class StreamJsonEngine {
             },
             onDenied,
             present: (args) => gate.value(args),
+            onPermissionUpdates: (updates, req) => this.onPermissionUpdates(runtime, updates, req.call.id),
           })
         : new DenyAllApprover(
             this.mode.neverPrompt
@@ -522,9 +822,18 @@ export class StreamJsonEngine {
               : 'No permission prompt is available (start with --permission-prompt-tool stdio)',
             onDenied,
           );
-      const projector = new TurnProjector(this.view(), this.opts.args.includePartialMessages, (m) =>
-        this.emit(m),
-      );
+      const projector = new TurnProjector(this.view(), this.partial, (m) => this.emit(m));
+      const hooks = this.hooks;
+      if (hooks) {
+        hooks.turn = {
+          toolUseId: (call) => toolUseIds.get(call.arguments) ?? call.id,
+          present: (v) => gate.value(v),
+          stop: (reason) => {
+            turn.interruptedBy = reason;
+            turn.controller.abort();
+          },
+        };
+      }
       const egress = new AgentEventEgress(gate, (g: GatedAgentEvent) => {
         projector.accept(g);
         if (g.type === 'output_blocked' && blockedBy === undefined) {
@@ -558,7 +867,9 @@ export class StreamJsonEngine {
             // finalText is the gated text the egress just released
           } else if (event.status === 'max_turns') {
             subtype = 'error_max_turns';
-            errors.push(`Reached maximum number of turns (${this.opts.args.maxTurns ?? numTurns})`);
+            errors.push(
+              `Reached maximum number of turns (${this.params?.maxTurns ?? this.opts.args.maxTurns ?? numTurns})`,
+            );
           } else {
             subtype = 'error_during_execution';
             if (event.status === 'interrupted') errors.push(turn.interruptedBy ?? 'Operation cancelled.');
@@ -567,17 +878,26 @@ export class StreamJsonEngine {
           }
         }
       };
-      await runtime.run(
-        {
-          prompt: promptText(message),
-          signal: turn.controller.signal,
-          approver,
-          approvalMode: this.mode.approvalMode,
-          maxTurns: this.opts.args.maxTurns,
-        },
-        onEvent,
-      );
-      if (blockedBy === undefined) egress.end();
+      const prompt = promptText(message);
+      // UserPromptSubmit: a block (or a hook that fails) means the prompt never reaches the model.
+      const submitted = hooks ? await hooks.promptSubmitted(prompt, turn.controller.signal) : {};
+      if (submitted.block !== undefined) {
+        subtype = 'error_during_execution';
+        errors.push(submitted.block);
+      } else {
+        await runtime.run(
+          {
+            prompt,
+            signal: turn.controller.signal,
+            approver,
+            approvalMode: this.mode.approvalMode,
+            maxTurns: this.params?.maxTurns ?? this.opts.args.maxTurns,
+            ...(submitted.context !== undefined ? { context: submitted.context } : {}),
+          },
+          onEvent,
+        );
+      }
+      if (blockedBy === undefined && submitted.block === undefined) egress.end();
       projector.flush();
       if (turn.controller.signal.aborted && subtype === 'success') {
         subtype = 'error_during_execution';
@@ -588,6 +908,7 @@ export class StreamJsonEngine {
       errors.push(err instanceof Error ? err.message : String(err));
     } finally {
       this.current = undefined;
+      if (this.hooks) this.hooks.turn = undefined;
     }
     this.totalTokens += usage.inputTokens + usage.outputTokens;
     if (subtype === 'error_during_execution' && turn.controller.signal.aborted && blockedBy === undefined) {

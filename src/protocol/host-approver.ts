@@ -1,3 +1,4 @@
+import type { PermissionUpdate } from '../access/permission-updates.js';
 import { canonicalJson } from '../core/index.js';
 import type { ApprovalAnswer, ApprovalRequest, Approver } from '../gateway/index.js';
 import type { ControlBus } from './control-bus.js';
@@ -21,6 +22,11 @@ export interface HostApproverOptions {
    * proposed; anything else it sends is its own edit.
    */
   readonly present?: (args: unknown) => unknown;
+  /**
+   * The host allowed with `updatedPermissions` ("always allow this"): applied before the answer
+   * returns, so the next call already sees them. They never change this call's decision.
+   */
+  readonly onPermissionUpdates?: (updates: readonly PermissionUpdate[], req: ApprovalRequest) => void;
 }
 
 /**
@@ -67,6 +73,7 @@ export class HostApprover implements Approver {
       return { behavior: 'deny', message: 'Permission request failed: the host sent an unreadable answer' };
     }
     if (result.behavior === 'allow') {
+      if (result.updatedPermissions) this.options.onPermissionUpdates?.(result.updatedPermissions, req);
       // An absent updatedInput means "as proposed" (Claude 0.3 makes it optional); so does the
       // input echoed back as it was shown (SDK callbacks usually return `updatedInput: input`).
       const asShown =

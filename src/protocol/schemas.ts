@@ -122,6 +122,29 @@ export const McpMessageFromHostRequest = z.looseObject({
 });
 export const AvailableModelsRequest = z.looseObject({ subtype: z.literal('get_available_models') });
 export const StopTaskRequest = z.looseObject({ subtype: z.literal('stop_task'), task_id: z.string() });
+/** A run parameter (docs/protocol.md, "Run parameters"); the value is checked per name. */
+export const SetVariableRequest = z.looseObject({
+  subtype: z.literal('set_variable'),
+  name: z.string().min(1).max(64),
+  value: z.unknown(),
+});
+export const ApplyFlagSettingsRequest = z.looseObject({
+  subtype: z.literal('apply_flag_settings'),
+  settings: jsonRecord,
+});
+export const McpSetServersRequest = z.looseObject({
+  subtype: z.literal('mcp_set_servers'),
+  servers: jsonRecord,
+});
+export const McpToggleRequest = z.looseObject({
+  subtype: z.literal('mcp_toggle'),
+  serverName: z.string().min(1).max(128),
+  enabled: z.boolean(),
+});
+export const McpReconnectRequest = z.looseObject({
+  subtype: z.literal('mcp_reconnect'),
+  serverName: z.string().min(1).max(128),
+});
 
 /** Every host → engine request Twinline understands, keyed by subtype. */
 export const HOST_REQUEST_SCHEMAS = {
@@ -139,6 +162,11 @@ export const HOST_REQUEST_SCHEMAS = {
   mcp_message: McpMessageFromHostRequest,
   get_available_models: AvailableModelsRequest,
   stop_task: StopTaskRequest,
+  set_variable: SetVariableRequest,
+  apply_flag_settings: ApplyFlagSettingsRequest,
+  mcp_set_servers: McpSetServersRequest,
+  mcp_toggle: McpToggleRequest,
+  mcp_reconnect: McpReconnectRequest,
 } as const;
 export type HostRequestSubtype = keyof typeof HOST_REQUEST_SCHEMAS;
 export type HostRequest = {

@@ -16,7 +16,7 @@ const createAgentRuntime: EngineRuntimeFactory = async (config) => {
  * The trust gate of this session's folder, loaded on first use: only a privileged mode needs it,
  * so answering `initialize` still loads no access code. Home as the runtime reads settings.
  */
-function trustGateFor(
+export function trustGateFor(
   cwd: string,
   env: NodeJS.ProcessEnv,
 ): (request: { readonly name: string; readonly source: string }) => Promise<void> {

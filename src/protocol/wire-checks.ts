@@ -6,6 +6,8 @@
  * the first problem as `path: message`.
  */
 
+import type { PermissionUpdate } from '../access/permission-updates.js';
+
 type Obj = Record<string, unknown>;
 export type Problem = string | undefined;
 
@@ -175,6 +177,16 @@ const REQUEST_CHECKS: Readonly<Record<string, (r: Obj) => Problem>> = {
     first(str(r['server_name'], 'server_name'), 'message' in r ? undefined : at('message', 'required')),
   get_available_models: () => undefined,
   stop_task: (r) => str(r['task_id'], 'task_id'),
+  set_variable: (r) =>
+    first(str(r['name'], 'name', 1, 64), 'value' in r ? undefined : at('value', 'required (null resets)')),
+  apply_flag_settings: (r) => record(r['settings'], 'settings'),
+  mcp_set_servers: (r) => record(r['servers'], 'servers'),
+  mcp_toggle: (r) =>
+    first(
+      str(r['serverName'], 'serverName', 1, 128),
+      typeof r['enabled'] === 'boolean' ? undefined : at('enabled', 'expected boolean'),
+    ),
+  mcp_reconnect: (r) => str(r['serverName'], 'serverName', 1, 128),
 };
 
 /** Subtypes of host → engine requests Twinline understands. */
@@ -189,17 +201,29 @@ export function checkHostRequest(subtype: string, request: Obj): Problem {
 
 /** The host's answer to `can_use_tool`, or undefined when it is not one. */
 export type PermissionAnswer =
-  | { readonly behavior: 'allow'; readonly updatedInput?: unknown }
+  | {
+      readonly behavior: 'allow';
+      readonly updatedInput?: unknown;
+      readonly updatedPermissions?: readonly PermissionUpdate[];
+    }
   | { readonly behavior: 'deny'; readonly message?: string; readonly interrupt?: boolean };
 
 export function readPermissionResult(v: unknown): PermissionAnswer | undefined {
   if (!isObj(v)) return undefined;
   if (v['toolUseID'] !== undefined && typeof v['toolUseID'] !== 'string') return undefined;
   if (v['behavior'] === 'allow') {
-    if (v['updatedPermissions'] !== undefined && !Array.isArray(v['updatedPermissions'])) return undefined;
-    return v['updatedInput'] === undefined
-      ? { behavior: 'allow' }
-      : { behavior: 'allow', updatedInput: v['updatedInput'] };
+    let updates: PermissionUpdate[] | undefined;
+    if (v['updatedPermissions'] !== undefined) {
+      // A garbled "always allow" makes the whole answer unreadable (the call is denied), never a
+      // half-applied permission.
+      updates = readPermissionUpdates(v['updatedPermissions']);
+      if (!updates) return undefined;
+    }
+    return {
+      behavior: 'allow',
+      ...(v['updatedInput'] === undefined ? {} : { updatedInput: v['updatedInput'] }),
+      ...(updates && updates.length > 0 ? { updatedPermissions: updates } : {}),
+    };
   }
   if (v['behavior'] === 'deny') {
     const message = v['message'];
@@ -213,4 +237,66 @@ export function readPermissionResult(v: unknown): PermissionAnswer | undefined {
     };
   }
   return undefined;
+}
+
+const DESTINATIONS = new Set(['session', 'cliArg', 'localSettings', 'projectSettings', 'userSettings']);
+const BEHAVIOURS = new Set(['allow', 'deny', 'ask']);
+
+/** A host's `updatedPermissions` list, or undefined when any entry is not a permission update. */
+export function readPermissionUpdates(v: unknown): PermissionUpdate[] | undefined {
+  if (!Array.isArray(v) || v.length > 100) return undefined;
+  const out: PermissionUpdate[] = [];
+  for (const u of v) {
+    if (!isObj(u) || typeof u['destination'] !== 'string' || !DESTINATIONS.has(u['destination']))
+      return undefined;
+    const destination = u['destination'] as PermissionUpdate['destination'];
+    switch (u['type']) {
+      case 'addRules':
+      case 'replaceRules':
+      case 'removeRules': {
+        const rules = u['rules'];
+        if (typeof u['behavior'] !== 'string' || !BEHAVIOURS.has(u['behavior'])) return undefined;
+        if (!Array.isArray(rules) || rules.length === 0 || rules.length > 100) return undefined;
+        const parsed: { toolName: string; ruleContent?: string }[] = [];
+        for (const r of rules) {
+          if (
+            !isObj(r) ||
+            typeof r['toolName'] !== 'string' ||
+            !r['toolName'] ||
+            r['toolName'].length > 128
+          ) {
+            return undefined;
+          }
+          const content = r['ruleContent'];
+          if (content !== undefined && (typeof content !== 'string' || content.length > 4096))
+            return undefined;
+          parsed.push({
+            toolName: r['toolName'],
+            ...(content !== undefined ? { ruleContent: content } : {}),
+          });
+        }
+        out.push({
+          type: u['type'],
+          rules: parsed,
+          behavior: u['behavior'] as 'allow' | 'deny' | 'ask',
+          destination,
+        });
+        break;
+      }
+      case 'setMode':
+        if (typeof u['mode'] !== 'string' || !u['mode'] || u['mode'].length > 64) return undefined;
+        out.push({ type: 'setMode', mode: u['mode'], destination });
+        break;
+      case 'addDirectories':
+      case 'removeDirectories': {
+        const dirs = u['directories'];
+        if (!Array.isArray(dirs) || dirs.some((d) => typeof d !== 'string')) return undefined;
+        out.push({ type: u['type'], directories: dirs as string[], destination });
+        break;
+      }
+      default:
+        return undefined;
+    }
+  }
+  return out;
 }

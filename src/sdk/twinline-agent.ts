@@ -14,6 +14,8 @@ import { EventQueue } from './event-queue.js';
 import type {
   PermissionDecision,
   PermissionHandler,
+  PreToolUseDecision,
+  PreToolUseHandler,
   TwinlineAgentOptions,
   TwinlineEvent,
   TwinlineMessage,
@@ -21,6 +23,8 @@ import type {
 
 const DEFAULT_EXECUTABLE = fileURLToPath(new URL('../../bin/twinline.js', import.meta.url));
 const STDERR_TAIL = 4096;
+/** The callback id the agent registers its `pre_tool_use` hook under. */
+const PRE_TOOL_USE_HOOK = 'twinline_pre_tool_use';
 
 /** A file the host already read, for the engine's read cache. */
 export interface SeedFile {
@@ -78,6 +82,7 @@ export class TwinlineAgent {
   private ready: Promise<unknown> | undefined;
   private current: EventQueue<TwinlineEvent> | undefined;
   private permissionHandler: PermissionHandler | undefined;
+  private preToolUse: PreToolUseHandler | undefined;
   private readonly answering = new Map<string, AbortController>();
   private stderrTail = '';
   private exit: Promise<number | null> | undefined;
@@ -92,11 +97,33 @@ export class TwinlineAgent {
     return this.sessionIdSeen ?? this.options.sessionId;
   }
 
-  /** Registers the handler that answers permission requests (one; a later call replaces it). */
-  on(event: 'permission_request', handler: PermissionHandler): this {
-    if (event !== 'permission_request') throw new TypeError(`unknown event ${String(event)}`);
-    this.permissionHandler = handler;
+  /**
+   * Registers the handler that answers permission requests, or the `pre_tool_use` hook (one each;
+   * a later call replaces it). The hook is announced to the engine when it starts, so register it
+   * before the first run.
+   */
+  on(event: 'permission_request', handler: PermissionHandler): this;
+  on(event: 'pre_tool_use', handler: PreToolUseHandler): this;
+  on(event: 'permission_request' | 'pre_tool_use', handler: PermissionHandler | PreToolUseHandler): this {
+    if (event === 'permission_request') this.permissionHandler = handler as PermissionHandler;
+    else if (event === 'pre_tool_use') {
+      if (this.ready && !this.preToolUse) {
+        throw new ProtocolError('sdk.late_hook', 'register pre_tool_use before the first run or request');
+      }
+      this.preToolUse = handler as PreToolUseHandler;
+    } else throw new TypeError(`unknown event ${String(event)}`);
     return this;
+  }
+
+  /**
+   * Changes a run parameter of the session (`max_turns`, `max_budget_tokens`, `max_budget_usd`,
+   * `allowed_tools`, `disallowed_tools`, `permission_timeout_ms`, `include_partial_messages`). It
+   * can only narrow what the session allows; an unknown name or a wider value rejects with a
+   * `ProtocolError` naming why. Resolves with the value now in force.
+   */
+  async setVariable(name: string, value: unknown): Promise<unknown> {
+    const r = (await this.request({ subtype: 'set_variable', name, value })) as { value?: unknown };
+    return r.value;
   }
 
   /**
@@ -220,7 +247,10 @@ export class TwinlineAgent {
     proc.stdout.on('data', (chunk: string) => {
       for (const d of decoder.push(chunk)) if (d.kind === 'line') this.onLine(d.text);
     });
-    this.ready = bus.request({ subtype: 'initialize', hooks: null });
+    this.ready = bus.request({
+      subtype: 'initialize',
+      hooks: this.preToolUse ? { PreToolUse: [{ hookCallbackIds: [PRE_TOOL_USE_HOOK] }] } : null,
+    });
     // A failed start surfaces from the first run/request; keep it from being unhandled meanwhile.
     this.ready.catch(() => undefined);
     return this.ready;
@@ -264,8 +294,51 @@ export class TwinlineAgent {
     }
   }
 
+  private async onHookCallback(id: string, request: Record<string, unknown>): Promise<void> {
+    const handler = this.preToolUse;
+    if (!handler || request['callback_id'] !== PRE_TOOL_USE_HOOK) {
+      this.respond(id, undefined, `No hook callback found for ID: ${String(request['callback_id'])}`);
+      return;
+    }
+    const input = (request['input'] ?? {}) as { tool_name?: unknown; tool_input?: unknown };
+    const controller = new AbortController();
+    this.answering.set(id, controller);
+    let decision: PreToolUseDecision;
+    try {
+      decision = await handler({
+        toolName: String(input.tool_name),
+        input: input.tool_input,
+        toolUseId: typeof request['tool_use_id'] === 'string' ? request['tool_use_id'] : undefined,
+        signal: controller.signal,
+      });
+    } catch (err) {
+      // the engine treats a failed hook as a refusal; say so on the wire
+      if (!this.answering.delete(id)) return;
+      this.respond(
+        id,
+        undefined,
+        `pre_tool_use hook failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+      return;
+    }
+    if (!this.answering.delete(id)) return;
+    const d = typeof decision === 'string' ? { decision } : decision;
+    this.respond(id, {
+      hookSpecificOutput: {
+        hookEventName: 'PreToolUse',
+        permissionDecision: d.decision,
+        ...('reason' in d && d.reason ? { permissionDecisionReason: d.reason } : {}),
+        ...('updatedInput' in d && d.updatedInput ? { updatedInput: d.updatedInput } : {}),
+      },
+    });
+  }
+
   private async onEngineRequest(envelope: ControlRequestEnvelope): Promise<void> {
     const id = envelope.request_id;
+    if (envelope.request.subtype === 'hook_callback') {
+      await this.onHookCallback(id, envelope.request);
+      return;
+    }
     const parsed = CanUseToolRequest.safeParse(envelope.request);
     if (!parsed.success) {
       this.respond(id, undefined, `Unsupported control request subtype: ${envelope.request.subtype}`);

@@ -75,3 +75,29 @@ export interface TwinlineNotice {
 }
 
 export type TwinlineEvent = TwinlineMessage | TwinlineNotice;
+
+/** A tool call the engine is about to decide, as a `pre_tool_use` hook sees it. */
+export interface PreToolUseEvent {
+  readonly toolName: string;
+  readonly input: unknown;
+  readonly toolUseId: string | undefined;
+  /** Aborted when the engine stops waiting (the hook's timeout, an interrupt, shutdown). */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * A `pre_tool_use` hook's answer. It can only make the engine stricter: `deny` refuses the call,
+ * `ask` puts it to the permission handler even where the mode would run it, `allow` is no
+ * objection (the gateway still decides). `updatedInput` is a new call, decided again from the start.
+ */
+export type PreToolUseDecision =
+  | 'allow'
+  | 'deny'
+  | 'ask'
+  | {
+      readonly decision: 'allow' | 'deny' | 'ask';
+      readonly reason?: string;
+      readonly updatedInput?: Record<string, unknown>;
+    };
+
+export type PreToolUseHandler = (event: PreToolUseEvent) => PreToolUseDecision | Promise<PreToolUseDecision>;

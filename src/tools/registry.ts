@@ -48,6 +48,11 @@ export class ToolRegistry {
     return this;
   }
 
+  /** Removes a tool (an MCP server switched off or reconnected); false when it was not registered. */
+  unregister(name: string): boolean {
+    return this.#tools.delete(name);
+  }
+
   get(name: string): ToolSpec | undefined {
     return this.#tools.get(name);
   }

@@ -53,6 +53,8 @@ describe('twinline check --explain', () => {
     expect(out.tenant).toBe('local');
     expect(out.decision.ruleId).toBe('manifest.allowed-roles');
     expect(out.slots.filter((s) => !s.on).map((s) => s.slot)).toEqual([
+      // a dry run has no host attached to answer its hooks
+      'hooks',
       'rate-limit',
       'breaker',
       'quote',

@@ -136,8 +136,11 @@ export const doorCase: fc.Arbitrary<DoorCase> = fc.oneof(anyCase, entitledCase);
 export function comparable(path: readonly StageDecision[]): string[] {
   const out: string[] = [];
   for (const d of path) {
-    // Limits and breakers are off in a dry run; an approver's answer follows the ask it answers.
+    // Limits and breakers are off in a dry run, and so are the host's hooks (no host is attached;
+    // with none registered the engine's slot says `hook.none`); an approver's answer follows the
+    // ask it answers.
     if (d.stage === 'resilience' || d.stage === 'breaker') continue;
+    if (d.stage === 'hooks' && d.ruleId === 'hook.none') continue;
     if (d.ruleId.startsWith('approval.') && d.stage === 'approval' && out.at(-1)?.includes(':ask:')) break;
     out.push(`${d.stage}:${d.verdict}:${d.ruleId}`);
     if (d.verdict !== 'allow') break;

@@ -24,13 +24,13 @@ const policy = new PolicyEngine({
 
 /** The slots each door switches off (everything else is on), as docs/architecture.md lists them. */
 const OFF: Readonly<Record<string, readonly string[]>> = {
-  'serve.deep': ['approval', 'rate-limit'],
-  'serve.quick': ['approval'],
-  'serve.readonly': ['approval', 'rate-limit', 'fact'],
-  'agent-session': ['rate-limit', 'breaker', 'fact'],
+  'serve.deep': ['hooks', 'approval', 'rate-limit'],
+  'serve.quick': ['hooks', 'approval'],
+  'serve.readonly': ['hooks', 'approval', 'rate-limit', 'fact'],
+  'agent-session': ['hooks', 'rate-limit', 'breaker', 'fact'],
   'stream-json': ['rate-limit', 'breaker', 'fact'],
   'host-session': ['rate-limit', 'breaker', 'fact'],
-  library: ['approval', 'rate-limit', 'breaker', 'fact'],
+  library: ['hooks', 'approval', 'rate-limit', 'breaker', 'fact'],
 };
 
 describe('pipeline profiles', () => {

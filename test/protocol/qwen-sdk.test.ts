@@ -1,5 +1,13 @@
-import { type PermissionResult, query, type SDKMessage, type SDKUserMessage } from '@qwen-code/sdk';
+import {
+  createSdkMcpServer,
+  type PermissionResult,
+  query,
+  type SDKMessage,
+  type SDKUserMessage,
+  tool,
+} from '@qwen-code/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/v3';
 import {
   allowOneDenyOneScript,
   assertBuilt,
@@ -127,5 +135,52 @@ describe('the real @qwen-code/sdk against bin/twinline.js', () => {
     expect(asked).toBeLessThanOrEqual(1);
     const inits = seen.filter((m) => m.type === 'system' && m.subtype === 'init');
     expect(inits[1]).toMatchObject({ permission_mode: 'auto-edit', model: second });
+  });
+
+  it('host-defined tools (createSdkMcpServer + tool()) are listed over mcp_message, asked for, quoted', async () => {
+    const { dir, model } = workspace([
+      { tool_calls: [{ id: 'call_sum', name: 'mcp__calc__sum', arguments: { a: 2, b: 3 } }] },
+      { text: 'Summed.' },
+    ]);
+    const calls: number[] = [];
+    const calc = createSdkMcpServer({
+      name: 'calc',
+      version: '1.0.0',
+      tools: [
+        // zod 4's v3 build at run time; the SDK's own zod 3 typings would recurse without the cast
+        // biome-ignore lint/suspicious/noExplicitAny: see above
+        tool<any>('sum', 'Add two numbers', { a: z.number(), b: z.number() }, async (raw) => {
+          const args = raw as { a: number; b: number };
+          calls.push(args.a + args.b);
+          return { content: [{ type: 'text', text: String(args.a + args.b) }] };
+        }),
+      ],
+    });
+    const asked: string[] = [];
+    const q = query({
+      prompt: 'add them',
+      options: {
+        pathToQwenExecutable: TWINLINE_BIN,
+        cwd: dir,
+        model,
+        env: engineEnv(),
+        mcpServers: { calc },
+        canUseTool: async (t, input): Promise<PermissionResult> => {
+          asked.push(t);
+          return { behavior: 'allow', updatedInput: input };
+        },
+      },
+    });
+    const messages: SDKMessage[] = [];
+    for await (const m of q) messages.push(unmarked(m));
+    expect(asked).toEqual(['mcp__calc__sum']);
+    expect(calls).toEqual([5]);
+    const result = messages
+      .flatMap((m) => (m.type === 'user' && Array.isArray(m.message.content) ? m.message.content : []))
+      .find((b) => (b as { tool_use_id?: string }).tool_use_id === 'call_sum') as
+      | { content?: string }
+      | undefined;
+    expect(String(result?.content)).toMatch(/third-party[\s\S]*5/);
+    expect(results(messages)[0]).toMatchObject({ subtype: 'success', result: 'Summed.' });
   });
 });

@@ -147,6 +147,11 @@ const REQUEST_BASES: Record<HostRequestSubtype, Obj> = {
   mcp_message: { subtype: 'mcp_message', server_name: 's', message: {} },
   get_available_models: { subtype: 'get_available_models' },
   stop_task: { subtype: 'stop_task', task_id: 't' },
+  set_variable: { subtype: 'set_variable', name: 'max_turns', value: 3 },
+  apply_flag_settings: { subtype: 'apply_flag_settings', settings: { model: 'm' } },
+  mcp_set_servers: { subtype: 'mcp_set_servers', servers: { s: { type: 'sdk', name: 's' } } },
+  mcp_toggle: { subtype: 'mcp_toggle', serverName: 's', enabled: false },
+  mcp_reconnect: { subtype: 'mcp_reconnect', serverName: 's' },
 };
 
 describe('hand-written wire checks agree with the zod schemas', () => {

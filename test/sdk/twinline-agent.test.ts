@@ -180,3 +180,47 @@ describe('TwinlineAgent (twinline/sdk)', () => {
     await expect(collect(a.run('hello'))).rejects.toThrow(/engine exited/);
   });
 });
+
+describe('TwinlineAgent: run parameters and the pre_tool_use hook', () => {
+  beforeAll(assertBuilt);
+  afterEach(async () => {
+    await Promise.all(agents.splice(0).map((a) => a.close()));
+  });
+
+  it('setVariable narrows the session (a tool list within the grant) and refuses what would widen it', async () => {
+    const { dir, model } = workspace(allowOneDenyOneScript());
+    const a = agent({ cwd: dir, model });
+    a.on('permission_request', () => 'allow');
+    expect(await a.setVariable('max_turns', 5)).toBe(5);
+    await expect(a.setVariable('max_turns', 500)).rejects.toThrow(/at most/);
+    await expect(a.setVariable('temperature', 1)).rejects.toThrow(/unknown variable.*known: max_turns/);
+    await expect(a.setVariable('allowed_tools', ['no_such_tool'])).rejects.toThrow(/not granted/);
+    expect(await a.setVariable('disallowed_tools', ['write_file'])).toEqual(['write_file']);
+    const events = await collect(a.run('write the files'));
+    expect(fileText(dir, 'allowed.txt')).toBeUndefined();
+    expect(toolResult(events, 'toolu_allowed')?.is_error).toBe(true);
+  });
+
+  it("agent.on('pre_tool_use') can deny or ask, never loosen; the permission handler still decides what it lets through", async () => {
+    const { dir, model } = workspace(allowOneDenyOneScript());
+    const a = agent({ cwd: dir, model });
+    const seen: string[] = [];
+    const asked: string[] = [];
+    a.on('pre_tool_use', (e) => {
+      seen.push(`${e.toolName}:${String((e.input as { path: string }).path)}`);
+      return (e.input as { path: string }).path === 'denied.txt'
+        ? { decision: 'deny', reason: 'hook says no' }
+        : 'allow';
+    });
+    a.on('permission_request', (req) => {
+      asked.push(req.toolUseId);
+      return 'allow';
+    });
+    const events = await collect(a.run('write the files'));
+    expect(seen).toEqual(['write_file:allowed.txt', 'write_file:denied.txt']);
+    expect(asked).toEqual(['toolu_allowed']);
+    expect(fileText(dir, 'allowed.txt')).toBe('written');
+    expect(fileText(dir, 'denied.txt')).toBeUndefined();
+    expect(toolResult(events, 'toolu_denied')?.content).toContain('hook says no');
+  });
+});

@@ -1,3 +1,10 @@
+export {
+  importMcpTools,
+  MAX_MCP_TOOLS,
+  type McpRpc,
+  readToolListing,
+  readToolResult,
+} from './jsonrpc-import.js';
 export { connectMcpServer, type McpConnection, type McpServerConfig } from './mcp-import.js';
 export {
   type McpImportPolicy,
@@ -7,3 +14,11 @@ export {
   mcpToolName,
   mcpToolSpec,
 } from './mcp-manifest.js';
+export {
+  type McpServerLink,
+  McpServerSet,
+  type McpServerSource,
+  type McpServerState,
+  type McpServerStatus,
+  type ToolSink,
+} from './server-set.js';

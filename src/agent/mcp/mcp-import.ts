@@ -2,7 +2,8 @@ import { realpathSync } from 'node:fs';
 import { importExternal, type SandboxGrant } from '../../core/index.js';
 import type { ToolSpec } from '../../tools/index.js';
 import { ProcessSandbox } from '../../tools/workspace/index.js';
-import { type McpImportPolicy, McpToolError, mcpToolSpec } from './mcp-manifest.js';
+import { readToolResult } from './jsonrpc-import.js';
+import { type McpImportPolicy, mcpToolSpec } from './mcp-manifest.js';
 
 /** An MCP server to import: a child process over stdio, or a streamable HTTP endpoint. */
 export type McpServerConfig = McpImportPolicy & {
@@ -94,19 +95,7 @@ export async function connectMcpServer(config: McpServerConfig): Promise<McpConn
         undefined,
         { signal: ctx.signal, timeout: config.timeoutMs ?? 30_000 },
       );
-      const content = Array.isArray(res.content) ? res.content : [];
-      const text = content
-        .map((c: { type?: string; text?: string }) =>
-          c.type === 'text' && typeof c.text === 'string' ? c.text : '',
-        )
-        .filter(Boolean)
-        .join('\n');
-      if (res.isError) {
-        throw new McpToolError('mcp.tool_error', text.slice(0, 500) || 'the MCP tool reported an error', {
-          where: `mcp:${config.name}/${listing.name}`,
-        });
-      }
-      return res.structuredContent === undefined ? { text } : { text, structured: res.structuredContent };
+      return readToolResult(`mcp:${config.name}/${listing.name}`, res);
     }),
   );
   return {

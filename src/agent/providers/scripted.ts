@@ -16,7 +16,13 @@ export const scriptedTurnSchema = z
   .object({
     text: z.string().optional(),
     tool_calls: z.array(scriptedCall).optional(),
-    usage: z.object({ input_tokens: z.number(), output_tokens: z.number() }).optional(),
+    usage: z
+      .object({
+        input_tokens: z.number(),
+        output_tokens: z.number(),
+        cost_usd: z.number().nonnegative().optional(),
+      })
+      .optional(),
     /** Wait before answering (abortable): lets tests interrupt a turn in flight. */
     delay_ms: z.number().int().nonnegative().optional(),
   })
@@ -44,6 +50,7 @@ export type Script = z.input<typeof scriptSchema>;
 export class ScriptedProvider implements ModelProvider {
   readonly kind = 'scripted';
   readonly model: string;
+  readonly reportsCost: boolean;
   readonly #turns: readonly z.output<typeof scriptedTurnSchema>[];
   readonly #agents: Readonly<Record<string, readonly z.output<typeof scriptedTurnSchema>[]>>;
   #next = 0;
@@ -66,6 +73,8 @@ export class ScriptedProvider implements ModelProvider {
       this.#turns = parsed.data.turns;
       this.#agents = parsed.data.agents ?? {};
     }
+    // A script that gives a cost for any turn plays a provider that reports cost.
+    this.reportsCost = this.#turns.some((t) => t.usage?.cost_usd !== undefined);
   }
 
   /** Loads a script from a JSON or YAML file. */
@@ -130,7 +139,11 @@ export class ScriptedProvider implements ModelProvider {
       type: 'message',
       message: { text, toolCalls, finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop' },
       usage: turn.usage
-        ? { inputTokens: turn.usage.input_tokens, outputTokens: turn.usage.output_tokens }
+        ? {
+            inputTokens: turn.usage.input_tokens,
+            outputTokens: turn.usage.output_tokens,
+            ...(turn.usage.cost_usd === undefined ? {} : { costUsd: turn.usage.cost_usd }),
+          }
         : { inputTokens: estimate(), outputTokens: Math.ceil((text.length + 1) / 4) },
     };
   }

@@ -37,6 +37,8 @@ export type ModelMessage =
 export interface TokenUsage {
   readonly inputTokens: number;
   readonly outputTokens: number;
+  /** What the turn cost, in US dollars, when the provider reports it (most do not). */
+  readonly costUsd?: number;
 }
 
 export interface AssistantMessage {
@@ -64,6 +66,8 @@ export interface ModelProvider {
   readonly kind: string;
   /** Model name as configured. */
   readonly model: string;
+  /** The provider reports each turn's cost (`TokenUsage.costUsd`), so a cost budget can be enforced. */
+  readonly reportsCost?: boolean;
   turn(request: ModelTurnRequest): AsyncIterable<ModelDelta>;
   /**
    * The provider a sub-agent should use. Stateless providers return themselves; the scripted

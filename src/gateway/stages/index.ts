@@ -3,6 +3,7 @@ import { rbacStage } from './rbac-stage.js';
 import { reviewStage } from './review-stage.js';
 import { schemaStage } from './schema-stage.js';
 
+export { createHookStage, HOOK_STAGE } from './hook-stage.js';
 export { checkRbac, checkTenancy, rbacStage } from './rbac-stage.js';
 export { reviewStage } from './review-stage.js';
 export { schemaStage, validateArgs } from './schema-stage.js';
