@@ -9,6 +9,8 @@ export interface RoutingEntry {
   readonly target: RouteDecision['target'];
   readonly scores: RouteDecision['scores'];
   readonly rule: string | null;
+  /** The domain routes by its rules alone. */
+  readonly routing?: 'rules-only';
 }
 
 /** The most recent routing decisions, per tenant, in memory (a ring of `capacity` entries). */

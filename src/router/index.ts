@@ -3,6 +3,13 @@
  * line, or the read-only fallback (no tools). Imports nothing but `core/`.
  */
 export { classify, modelLogits, type RouterModel, softmax } from './classifier.js';
+export {
+  type ConfiguredRouter,
+  type ConfiguredRouteRule,
+  compileRouteRules,
+  createConfiguredRouter,
+  type RouterSettings,
+} from './configured-router.js';
 export { combineScores, MAX_RULE_BOOST, pickTarget } from './decide.js';
 export { RouterModelError } from './errors.js';
 export { featureStrings, hashFeatures, type SparseVector } from './features.js';
@@ -15,7 +22,7 @@ export {
   shippedRouterModel,
 } from './model-file.js';
 export { normalizeRequest } from './normalize.js';
-export { route } from './route.js';
+export { type RouteSetup, route } from './route.js';
 export { matchRules, ROUTE_RULES, type RouteRule, systemsMentioned } from './rules.js';
 export {
   DEFAULT_ROUTE_THRESHOLD,

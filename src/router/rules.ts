@@ -146,12 +146,19 @@ export const CROSS_SYSTEM_RULE: RouteRule = {
   pattern: /$^/,
 };
 
-/** Every rule that matches, strongest first. At most one hit per rule id. */
-export function matchRules(normalized: string, rules: readonly RouteRule[] = ROUTE_RULES): RuleHit[] {
+/**
+ * Every rule that matches, strongest first. At most one hit per rule id. `crossSystem` adds the
+ * office table's "two or more office systems named" signal (on by default with that table).
+ */
+export function matchRules(
+  normalized: string,
+  rules: readonly RouteRule[] = ROUTE_RULES,
+  crossSystem: boolean = rules === ROUTE_RULES,
+): RuleHit[] {
   const hits: RuleHit[] = [];
   for (const r of rules)
     if (r.pattern.test(normalized)) hits.push({ id: r.id, lean: r.lean, weight: r.weight });
-  if (systemsMentioned(normalized).length >= 2) {
+  if (crossSystem && systemsMentioned(normalized).length >= 2) {
     hits.push({ id: CROSS_SYSTEM_RULE.id, lean: 'deep', weight: CROSS_SYSTEM_RULE.weight });
   }
   return hits.sort((a, b) => b.weight - a.weight);

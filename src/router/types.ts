@@ -36,6 +36,8 @@ export interface RouteDecision {
   scores: LineScores;
   /** Id of the strongest rule that matched, or null when none did. */
   rule: string | null;
+  /** Present when no classifier took part: the domain has no trained model, only its rules. */
+  routing?: 'rules-only';
   features?: RouteFeatures;
 }
 

@@ -4,7 +4,7 @@ import {
   parseApprovalMode,
   prepareAgentCheck,
 } from '../../access/index.js';
-import { loadConfig, prebuiltOfficeDomain, type TwinlineConfig } from '../../config/index.js';
+import { configSource, loadConfig, prebuiltOfficeDomain, type TwinlineConfig } from '../../config/index.js';
 import { type Identity, TwinlineError } from '../../core/index.js';
 import type { GatewayCheck } from '../../gateway/index.js';
 import {
@@ -76,7 +76,9 @@ export interface CheckOutcome {
 export async function checkCall(opts: CheckOptions, loaded?: TwinlineConfig): Promise<CheckOutcome> {
   const args = parseArgsOption(opts.args);
   // The office domain comes from the build-time snapshot when its YAML is unchanged.
-  const config = loaded ?? (opts.config ? loadConfig(opts.config) : (prebuiltOfficeDomain() ?? loadConfig()));
+  const source = configSource(opts.config);
+  const config =
+    loaded ?? (source.file ? loadConfig(source.file) : (prebuiltOfficeDomain() ?? loadConfig()));
   const line = opts.line ?? (config.lines.quick.includes(opts.tool) ? 'quick' : 'deep');
   if (line !== 'deep' && line !== 'quick') {
     throw new TwinlineError('cli.bad-line', `--line must be deep or quick, got ${JSON.stringify(line)}`, {
