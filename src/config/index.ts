@@ -1,7 +1,6 @@
+export { type ConfigSource, configSource } from '../core/index.js';
 export {
-  type ConfigSource,
   type ConfiguredStore,
-  configSource,
   configuredStore,
   DATA_FOLDER,
   resolveDataDir,

@@ -4,7 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, type Identity } from '../core/index.js';
 import type { PolicyDocument } from '../policy/index.js';
 import { resolveDataDir } from './data-dir.js';
-import { type ConfigFile, configSchemas, type ModelSection, type RolesFile, type RouterSection } from './schema.js';
+import {
+  type ConfigFile,
+  configSchemas,
+  type InputGateSection,
+  type ModelSection,
+  type RolesFile,
+  type RouterSection,
+} from './schema.js';
 import { loadYamlFile } from './yaml-file.js';
 
 /** A loaded configuration: every referenced file read and validated, every path absolute. */
@@ -51,6 +58,8 @@ export interface TwinlineConfig {
   readonly mcpServers: Readonly<Record<string, ConfigFile['mcpServers'][string]>>;
   /** How text leaves (`egress` in the file; docs/gates.md, "Egress"). */
   readonly egress?: EgressConfig;
+  /** The input gate's cut-offs (`inputGate` in the file). */
+  readonly inputGate?: InputGateSection;
 }
 
 /** The `router` section with its weights path made absolute. */
@@ -162,6 +171,7 @@ export function loadConfig(path?: string, options: LoadConfigOptions = {}): Twin
       ]),
     ),
     ...(raw.egress ? { egress: raw.egress } : {}),
+    ...(raw.inputGate ? { inputGate: raw.inputGate } : {}),
   };
 }
 

@@ -80,6 +80,8 @@ function buildConfigSchemas() {
     mcpServers: z.record(name, mcpServerSchema(name)).default({}),
     /** How text leaves (docs/gates.md, "Egress"). */
     egress: egressSchema().optional(),
+    /** The input gate's cut-offs per channel (docs/gates.md, "Input gate"); `twinline scan --config` uses them. */
+    inputGate: inputGateSchema().optional(),
   });
 
   const attributeValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);
@@ -133,6 +135,17 @@ function egressSchema() {
         message: 'maxHold must be above holdBack (defaults 384 and 96)',
       })
       .optional(),
+  });
+}
+
+function inputGateSchema() {
+  const cut = z
+    .strictObject({ review: z.number().gt(0).max(1), block: z.number().gt(0).max(1) })
+    .refine((t) => t.block >= t.review, { message: 'block must be at or above review' });
+  return z.strictObject({
+    thresholds: z.strictObject({ user_input: cut.optional(), tool_output: cut.optional() }).optional(),
+    /** What a `block` verdict becomes at the gateway: `review` (default) or `deny`. */
+    blockAs: z.enum(['review', 'deny']).optional(),
   });
 }
 
@@ -227,6 +240,8 @@ function mcpServerSchema(name: z.ZodString) {
 
 /** The `router` section as written. */
 export type RouterSection = z.infer<ReturnType<typeof routerSchema>>;
+/** The `inputGate` section as written. */
+export type InputGateSection = z.infer<ReturnType<typeof inputGateSchema>>;
 /** The `model` section as written. */
 export type ModelSection = z.infer<ReturnType<typeof modelSchema>>;
 

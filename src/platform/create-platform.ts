@@ -343,7 +343,7 @@ export async function createPlatform(
     context,
     ...(config.prompts?.quick ? { systemPrompt: config.prompts.quick } : {}),
   });
-  const inputGate = createInputGate();
+  const inputGate = createInputGate(config.inputGate ?? {});
   const routing = new RoutingLog();
   const reviews = new ReviewService({
     reviews: store.reviews,

@@ -3,6 +3,7 @@ import { agentsCommand } from './agents.js';
 import { auditCommand } from './audit.js';
 import { canaryCommand } from './canary.js';
 import { checkCommand } from './check.js';
+import { completionCommand } from './completion.js';
 import { demoCommand } from './demo.js';
 import { evalCommand } from './eval.js';
 import { keysCommand } from './keys.js';
@@ -44,4 +45,5 @@ export const COMMANDS: readonly CommandModule[] = [
   tasksCommand,
   evalCommand,
   canaryCommand,
+  completionCommand,
 ];

@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
+import { CONFIG_HELP } from './option-help.js';
 
 /**
  * `twinline route "<request>" [--json]` and `twinline route --jsonl`: which line would serve a
- * request. Imports only the router, so it starts fast.
+ * request, by the config's router (its rules, and its model when it names one). The built-in
+ * sample imports only the router, so it starts fast.
  */
 export const routeCommand: CommandModule = {
   register(program: Command) {
@@ -15,6 +17,7 @@ export const routeCommand: CommandModule = {
       .option('--jsonl', 'read {"id","query"} lines on stdin, write one decision per line')
       .option('--threshold <n>', 'confidence a tool line must reach (default 0.82)')
       .option('--explain', 'include classifier scores and every matched rule')
+      .option('--config <file>', CONFIG_HELP)
       .action(async (request: string | undefined, opts: RouteCliOptions) => {
         const { runRoute } = await import('./route-run.js');
         await runRoute(request, opts);
@@ -27,4 +30,5 @@ export interface RouteCliOptions {
   jsonl?: boolean;
   threshold?: string;
   explain?: boolean;
+  config?: string;
 }

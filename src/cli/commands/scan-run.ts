@@ -1,6 +1,12 @@
-import { ConfigError, importExternal } from '../../core/index.js';
+import { ConfigError, configSource, importExternal } from '../../core/index.js';
 // Only the input gate: the output gate's recognisers are not needed to scan.
-import { CHANNELS, type Channel, type ScanResult, scanText } from '../../gates/input/index.js';
+import {
+  CHANNELS,
+  type Channel,
+  type ScanOptions,
+  type ScanResult,
+  scanText,
+} from '../../gates/input/index.js';
 import { writeOut } from '../write-out.js';
 import type { ScanCliOptions } from './scan.js';
 
@@ -35,7 +41,16 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function scanJsonl(): Promise<void> {
+/** The config's input-gate cut-offs; the built-in sample has none (the defaults), so loads nothing. */
+async function thresholdsFor(opts: ScanCliOptions): Promise<Pick<ScanOptions, 'thresholds'>> {
+  const source = configSource(opts.config);
+  if (!source.file) return {};
+  const { loadConfig } = await import('../../config/index.js');
+  const thresholds = loadConfig(source.file).inputGate?.thresholds;
+  return thresholds ? { thresholds } : {};
+}
+
+async function scanJsonl(configured: Pick<ScanOptions, 'thresholds'>): Promise<void> {
   // only --jsonl reads lines: a one-shot run does not load readline
   const { createInterface } = await importExternal<typeof import('node:readline')>('node:readline');
   const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
@@ -51,7 +66,7 @@ async function scanJsonl(): Promise<void> {
       if (typeof rec.text !== 'string') throw new Error('"text" must be a string');
       const channel = parseChannel(rec.channel, `stdin line ${line}`);
       process.stdout.write(
-        `${JSON.stringify({ id: rec.id ?? null, ...resultJson(scanText(rec.text, { channel })) })}\n`,
+        `${JSON.stringify({ id: rec.id ?? null, ...resultJson(scanText(rec.text, { ...configured, channel })) })}\n`,
       );
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -64,17 +79,18 @@ async function scanJsonl(): Promise<void> {
 
 /** Runs `twinline scan` once the gates module is loaded. */
 export async function runScan(text: string | undefined, opts: ScanCliOptions): Promise<void> {
+  const configured = await thresholdsFor(opts);
   if (opts.jsonl) {
     if (text !== undefined)
       throw new ConfigError('cli_scan_args', '--jsonl reads stdin; do not pass text too', {
         where: 'twinline scan',
       });
-    await scanJsonl();
+    await scanJsonl(configured);
     return;
   }
   const channel = parseChannel(opts.channel, 'twinline scan --channel');
   const input = text ?? (await readStdin());
-  const r = scanText(input, { channel });
+  const r = scanText(input, { ...configured, channel });
   if (opts.json) {
     writeOut(`${JSON.stringify(resultJson(r))}\n`);
     return;

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
+import { CONFIG_HELP } from './option-help.js';
 
 /**
  * `twinline scan [--json] [TEXT]` and `twinline scan --jsonl`: prompt-injection scan of text.
@@ -14,6 +15,7 @@ export const scanCommand: CommandModule = {
       .option('--json', 'print the result as one JSON object')
       .option('--jsonl', 'read {"id","text","channel"} lines on stdin, write one result per line')
       .option('--channel <channel>', 'user_input | tool_output (default user_input)')
+      .option('--config <file>', `${CONFIG_HELP}: its inputGate cut-offs`)
       .action(async (text: string | undefined, opts: ScanCliOptions) => {
         const { runScan } = await import('./scan-run.js');
         await runScan(text, opts);
@@ -25,4 +27,5 @@ export interface ScanCliOptions {
   json?: boolean;
   jsonl?: boolean;
   channel?: string;
+  config?: string;
 }
