@@ -78,8 +78,9 @@ function abortedAttempt(timers: AttemptTimers, plan: AttemptPlan): Error {
 
 /** An attempt's error in our words; what the service itself said is kept as the error's detail. */
 function describeFailure(err: unknown, timedOut: AttemptTimeout, plan: AttemptPlan): ProviderError {
-  if (err instanceof ProviderError) return err;
+  // a timer that fired explains whatever the aborted read then threw
   if (timedOut) return timeoutError(timedOut, plan.service, plan.where);
+  if (err instanceof ProviderError) return err;
   const status = statusOf(err);
   if (status !== undefined) return statusError(status, describe(err), plan.where, err);
   if (isConnectionError(err)) return connectionError(err, plan.endpoint, plan.where);
