@@ -1,7 +1,7 @@
 import type { StageDecision } from '../core/index.js';
 import type { CallStatus } from '../store/index.js';
-import type { TokenUsage } from './providers/index.js';
 import type { ModelFailure } from './errors.js';
+import type { TokenUsage } from './providers/index.js';
 
 /** Which agent an event comes from. The main agent has depth 0 and no parent. */
 export interface EventSource {

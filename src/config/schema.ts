@@ -20,7 +20,10 @@ function buildConfigSchemas() {
   /** A line allowlist entry: a tool name, `mcp__<server>` (all its tools) or a glob (`*`, `?`). */
   const toolPattern = z
     .string()
-    .regex(/^[a-zA-Z0-9_.*?-]{1,128}$/, 'a tool name, mcp__<server>, or a glob of letters, digits, _ . - * ?');
+    .regex(
+      /^[a-zA-Z0-9_.*?-]{1,128}$/,
+      'a tool name, mcp__<server>, or a glob of letters, digits, _ . - * ?',
+    );
   const lineAllow = z.strictObject({ allow: z.array(toolPattern).default([]) });
 
   /** `twinline.config.yaml` as written. Paths are relative to the config file's folder. */

@@ -65,12 +65,19 @@ export function resolveLineAllowlist(
 
 /** The two tool lines' allowlists expanded against the registry, checked disjoint. */
 export function resolveLineAllowlists(
-  lines: { readonly deep: readonly string[]; readonly quick: readonly string[]; readonly allowOverlap?: boolean },
+  lines: {
+    readonly deep: readonly string[];
+    readonly quick: readonly string[];
+    readonly allowOverlap?: boolean;
+  },
   registered: readonly string[],
   where: string,
 ): { deep: string[]; quick: string[] } {
   const deep = resolveLineAllowlist(lines.deep, registered, `${where}: lines.deep.allow`);
   const quick = resolveLineAllowlist(lines.quick, registered, `${where}: lines.quick.allow`);
-  assertDisjointAllowlists(deep, quick, { allowOverlap: lines.allowOverlap === true, where: `${where}: lines` });
+  assertDisjointAllowlists(deep, quick, {
+    allowOverlap: lines.allowOverlap === true,
+    where: `${where}: lines`,
+  });
   return { deep, quick };
 }

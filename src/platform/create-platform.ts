@@ -22,11 +22,11 @@ import {
   QuickLine,
   QuickResultCache,
   ReadonlyLine,
-  resolveLineAllowlists,
   RecentSummaries,
   RedisCacheBackend,
   type RequestOptions,
   type RequestResult,
+  resolveLineAllowlists,
   withQuickCache,
 } from '../lines/index.js';
 import {
@@ -231,7 +231,8 @@ export async function createPlatform(
       config.file,
     );
     assertStrictQuickTools(allowed(lineTools.quick), `${config.file}: lines.quick.allow`);
-    if (retrieval) assertRetrievalTool(registry.get(retrieval), retrieval, `${config.file}: lines.readonly.retrieval`);
+    if (retrieval)
+      assertRetrievalTool(registry.get(retrieval), retrieval, `${config.file}: lines.readonly.retrieval`);
   } catch (err) {
     await runtime.close();
     throw err;
@@ -324,7 +325,13 @@ export async function createPlatform(
     // A plan the model service could not give: the read-only line's answer and a ticket.
     degrade: (identity, request, failure) => {
       logger?.warn(
-        { tenant: identity.tenant, user: identity.user, line: 'deep', reason: failure.reason, detail: failure.detail },
+        {
+          tenant: identity.tenant,
+          user: identity.user,
+          line: 'deep',
+          reason: failure.reason,
+          detail: failure.detail,
+        },
         'model service failed; answered on the degraded path',
       );
       return readonly.answer(identity, request, {
@@ -599,7 +606,8 @@ export async function createPlatform(
         ...(events ? { emit: (e) => events.accept(e) } : {}),
       });
       events?.end();
-      if (logger?.isLevelEnabled('info')) logger.info(requestLogLine(identity, channel, result, started), 'request');
+      if (logger?.isLevelEnabled('info'))
+        logger.info(requestLogLine(identity, channel, result, started), 'request');
       return gateRequestResult(gate, result);
     },
     async cancelTask(tenant, taskId) {

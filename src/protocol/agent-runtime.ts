@@ -4,10 +4,10 @@ import { compileRuleSet, engineStatePaths, loadAccessEnvironment } from '../acce
 import {
   type AgentEvent,
   AgentSession,
-  type McpConnection,
   createAccessPort,
   createControlTools,
   createProvider,
+  type McpConnection,
   NoProviderError,
 } from '../agent/index.js';
 import {
@@ -150,7 +150,10 @@ function engineStateFiles(domain: TwinlineConfig, env: NodeJS.ProcessEnv): strin
  * and registers their tools (`mcp__<server>__<tool>`); the caller closes the connections. Host-defined
  * (SDK) servers are the control protocol's, not these.
  */
-async function connectConfiguredMcp(domain: TwinlineConfig, registry: ToolRegistry): Promise<McpConnection[]> {
+async function connectConfiguredMcp(
+  domain: TwinlineConfig,
+  registry: ToolRegistry,
+): Promise<McpConnection[]> {
   if (Object.keys(domain.mcpServers).length === 0) return [];
   const { importMcpServers } = await import('../runtime/configured-tools.js');
   const connections = await importMcpServers(domain);

@@ -4,8 +4,8 @@
  */
 export { classify, modelLogits, type RouterModel, softmax } from './classifier.js';
 export {
-  type ConfiguredRouter,
   type ConfiguredRouteRule,
+  type ConfiguredRouter,
   compileRouteRules,
   createConfiguredRouter,
   type RouterSettings,

@@ -41,9 +41,13 @@ function shutdownGrace(env: Readonly<Record<string, string | undefined>>): numbe
   if (raw === undefined || raw === '') return 10_000;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > 600_000) {
-    throw new ConfigError('config.shutdown_grace', `must be an integer 0-600000, got ${JSON.stringify(raw)}`, {
-      where: 'TWINLINE_SHUTDOWN_GRACE_MS',
-    });
+    throw new ConfigError(
+      'config.shutdown_grace',
+      `must be an integer 0-600000, got ${JSON.stringify(raw)}`,
+      {
+        where: 'TWINLINE_SHUTDOWN_GRACE_MS',
+      },
+    );
   }
   return n;
 }

@@ -36,9 +36,13 @@ export function logLevelFrom(env: Readonly<Record<string, string | undefined>> =
   const raw = env.TWINLINE_LOG_LEVEL?.trim().toLowerCase();
   if (!raw) return 'info';
   if ((LOG_LEVELS as readonly string[]).includes(raw)) return raw as LogLevel;
-  throw new ConfigError('config.log_level', `unknown log level ${JSON.stringify(raw)}: use ${LOG_LEVELS.join(', ')}`, {
-    where: 'TWINLINE_LOG_LEVEL',
-  });
+  throw new ConfigError(
+    'config.log_level',
+    `unknown log level ${JSON.stringify(raw)}: use ${LOG_LEVELS.join(', ')}`,
+    {
+      where: 'TWINLINE_LOG_LEVEL',
+    },
+  );
 }
 
 /** Where and how a logger writes. */

@@ -16,15 +16,21 @@ import {
 import { ChatCompletionsStub, textChunk, toolCallChunk } from './support/chat-completions-stub.js';
 import { MessagesApiStub, messageEvents } from './support/messages-api-stub.js';
 
-/** Short timeouts: a hung stub is abandoned quickly (the assertions are on what happens, not when). */
-const FAST = { requestTimeoutMs: 300, streamIdleTimeoutMs: 300, maxRetries: 0 };
+/** Timeouts no answering stub comes near, even on a loaded machine. */
+const FAST = { requestTimeoutMs: 20_000, streamIdleTimeoutMs: 20_000, maxRetries: 0 };
+/** Short timeouts, only where the stub hangs: it is abandoned quickly (the assertions are on what happens, not when). */
+const HUNG = { requestTimeoutMs: 300, streamIdleTimeoutMs: 300, maxRetries: 0 };
 
 function request(signal = new AbortController().signal): ModelTurnRequest {
   return {
     system: 'be brief',
     messages: [
       { role: 'user', content: 'look up Acme' },
-      { role: 'assistant', content: '', toolCalls: [{ id: 't1', name: 'customer_lookup', arguments: { name: 'Acme' } }] },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [{ id: 't1', name: 'customer_lookup', arguments: { name: 'Acme' } }],
+      },
       { role: 'tool', toolCallId: 't1', name: 'customer_lookup', content: '{"found":1}' },
     ],
     tools: [
@@ -97,7 +103,9 @@ describe('provider specs', () => {
     expect(() => modelServiceSettings(undefined, { TWINLINE_MODEL_IDLE_TIMEOUT_MS: 'soon' })).toThrow(
       /TWINLINE_MODEL_IDLE_TIMEOUT_MS/,
     );
-    expect(() => modelServiceSettings(undefined, { TWINLINE_MODEL_STREAM: 'maybe' })).toThrow(/TWINLINE_MODEL_STREAM/);
+    expect(() => modelServiceSettings(undefined, { TWINLINE_MODEL_STREAM: 'maybe' })).toThrow(
+      /TWINLINE_MODEL_STREAM/,
+    );
   });
 });
 
@@ -116,7 +124,7 @@ describe('OpenAI-compatible service: timeouts, errors, modes', () => {
 
   it('a server that never answers: the request timeout ends the turn, the request is dropped, no retry', async () => {
     stub.reply({ kind: 'hang' }, { kind: 'stream', chunks: [textChunk('late', 'stop')] });
-    const err = await failure(openai({ ...FAST, maxRetries: 3 }));
+    const err = await failure(openai({ ...HUNG, maxRetries: 3 }));
     expect(err.failure).toBe('timeout');
     expect(err.message).toMatch(/did not respond within 300 ms/);
     await stub.clientClosed;
@@ -124,8 +132,12 @@ describe('OpenAI-compatible service: timeouts, errors, modes', () => {
   });
 
   it('a stream that goes silent: the idle timeout ends it and nothing half-read is returned', async () => {
-    stub.reply({ kind: 'stream', chunks: [toolCallChunk(0, { id: 'c', name: 'customer_lookup', arguments: '{"na' })], hold: true });
-    const err = await failure(openai());
+    stub.reply({
+      kind: 'stream',
+      chunks: [toolCallChunk(0, { id: 'c', name: 'customer_lookup', arguments: '{"na' })],
+      hold: true,
+    });
+    const err = await failure(openai(HUNG));
     expect(err.failure).toBe('stream_idle');
     expect(err.message).toMatch(/silent for 300 ms/);
     await stub.clientClosed;
@@ -147,17 +159,30 @@ describe('OpenAI-compatible service: timeouts, errors, modes', () => {
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).failure).toBe('connection');
     expect((err as ProviderError).message).toMatch(
-      new RegExp(`cannot reach the model service at http://127.0.0.1:${port}/v1: connection refused \\(ECONNREFUSED\\)`),
+      new RegExp(
+        `cannot reach the model service at http://127.0.0.1:${port}/v1: connection refused \\(ECONNREFUSED\\)`,
+      ),
     );
     expect((err as ProviderError).message).not.toMatch(/busy/);
-    expect(deltas).toEqual([expect.objectContaining({ type: 'retry', attempt: 1, reason: expect.stringMatching(/connection refused/) })]);
+    expect(deltas).toEqual([
+      expect.objectContaining({
+        type: 'retry',
+        attempt: 1,
+        reason: expect.stringMatching(/connection refused/),
+      }),
+    ]);
   });
 
   it("the service's own error text stays in `detail`, scrubbed of anything like a key", async () => {
     stub.reply({
       kind: 'status',
       status: 500,
-      body: { error: { message: 'InternalError.Algo: upstream shard 7 overloaded (key sk-live-abcdef123456)', type: 'x' } },
+      body: {
+        error: {
+          message: 'InternalError.Algo: upstream shard 7 overloaded (key sk-live-abcdef123456)',
+          type: 'x',
+        },
+      },
     });
     const err = await failure(openai());
     expect(err.message).toBe('openai:stub-model: the model service answered HTTP 500');
@@ -180,7 +205,13 @@ describe('OpenAI-compatible service: timeouts, errors, modes', () => {
             message: {
               role: 'assistant',
               content: 'Looking.',
-              tool_calls: [{ id: 'c9', type: 'function', function: { name: 'customer_lookup', arguments: '{"name":"Acme"}' } }],
+              tool_calls: [
+                {
+                  id: 'c9',
+                  type: 'function',
+                  function: { name: 'customer_lookup', arguments: '{"name":"Acme"}' },
+                },
+              ],
             },
           },
         ],
@@ -277,7 +308,10 @@ describe('Anthropic Messages API behind the same interface', () => {
       tools: [{ name: 'customer_lookup', input_schema: { type: 'object' } }],
       messages: [
         { role: 'user', content: [{ type: 'text', text: 'look up Acme' }] },
-        { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'customer_lookup', input: { name: 'Acme' } }] },
+        {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't1', name: 'customer_lookup', input: { name: 'Acme' } }],
+        },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: '{"found":1}' }] },
       ],
     });
@@ -314,7 +348,10 @@ describe('Anthropic Messages API behind the same interface', () => {
   });
 
   it('the same timeouts, retries and error words as the OpenAI family', async () => {
-    stub.reply({ kind: 'status', status: 529, message: 'Overloaded' }, { kind: 'events', events: messageEvents({ text: ['ok'] }) });
+    stub.reply(
+      { kind: 'status', status: 529, message: 'Overloaded' },
+      { kind: 'events', events: messageEvents({ text: ['ok'] }) },
+    );
     const retried = await collect(
       new AnthropicMessagesProvider({
         model: 'claude-stub',
@@ -324,14 +361,18 @@ describe('Anthropic Messages API behind the same interface', () => {
         retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 5 },
       }),
     );
-    expect(retried[0]).toMatchObject({ type: 'retry', status: 529, reason: expect.stringMatching(/HTTP 529/) });
+    expect(retried[0]).toMatchObject({
+      type: 'retry',
+      status: 529,
+      reason: expect.stringMatching(/HTTP 529/),
+    });
     expect(retried.at(-1)).toMatchObject({ type: 'message', message: { text: 'ok' } });
 
     stub.reply({ kind: 'hang' });
-    expect((await failure(anthropic())).failure).toBe('timeout');
+    expect((await failure(anthropic(HUNG))).failure).toBe('timeout');
 
     stub.reply({ kind: 'events', events: messageEvents({ text: ['par'] }).slice(0, 3), hold: true });
-    expect((await failure(anthropic())).failure).toBe('stream_idle');
+    expect((await failure(anthropic(HUNG))).failure).toBe('stream_idle');
 
     stub.reply({ kind: 'status', status: 400, message: 'messages: roles must alternate' });
     const bad = await failure(anthropic());
@@ -341,7 +382,10 @@ describe('Anthropic Messages API behind the same interface', () => {
 
   it('createProvider builds it from anthropic:MODEL with ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY', async () => {
     stub.reply({ kind: 'events', events: messageEvents({ text: ['hi'] }) });
-    const p = createProvider('anthropic:claude-stub', { ANTHROPIC_BASE_URL: baseURL, ANTHROPIC_API_KEY: 'sk-ant-env' });
+    const p = createProvider('anthropic:claude-stub', {
+      ANTHROPIC_BASE_URL: baseURL,
+      ANTHROPIC_API_KEY: 'sk-ant-env',
+    });
     expect(p.kind).toBe('anthropic');
     expect((await collect(p)).at(-1)).toMatchObject({ message: { text: 'hi' } });
     expect(stub.requests[0]!.apiKey).toBe('sk-ant-env');

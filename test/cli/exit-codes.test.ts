@@ -8,7 +8,9 @@ import { officeTempConfig } from '../support/office-temp.js';
 
 /** One exit-code table for every command (docs/cli.md, "Exit codes"). */
 const cwd = mkdtempSync(join(tmpdir(), 'twinline-exit-'));
-const office = officeTempConfig({ extra: 'inputGate: { thresholds: { user_input: { review: 0.05, block: 0.99 } } }' });
+const office = officeTempConfig({
+  extra: 'inputGate: { thresholds: { user_input: { review: 0.05, block: 0.99 } } }',
+});
 afterAll(() => {
   rmSync(cwd, { recursive: true, force: true });
   office.cleanup();
@@ -16,7 +18,12 @@ afterAll(() => {
 
 function twinline(args: readonly string[], input = '') {
   assertBuilt();
-  const r = spawnSync(process.execPath, [TWINLINE_BIN, ...args], { cwd, encoding: 'utf8', input, env: engineEnv() });
+  const r = spawnSync(process.execPath, [TWINLINE_BIN, ...args], {
+    cwd,
+    encoding: 'utf8',
+    input,
+    env: engineEnv(),
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -24,9 +31,26 @@ const CHECK = ['check', '--user', 'erin', '--tool', 'salary_analysis', '--args',
 
 describe('exit codes', () => {
   it.each([
-    ['allow → 0', ['check', '--user', 'bob', '--tool', 'customer_lookup', '--args', '{"name":"Acme"}', '--exit-code'], 0],
+    [
+      'allow → 0',
+      ['check', '--user', 'bob', '--tool', 'customer_lookup', '--args', '{"name":"Acme"}', '--exit-code'],
+      0,
+    ],
     ['review → 3', [...CHECK, '--declare', 'salary_analysis', '--exit-code'], 3],
-    ['deny → 1', ['check', '--user', 'alice', '--tool', 'salary_analysis', '--args', '{"departments":["rd"]}', '--exit-code'], 1],
+    [
+      'deny → 1',
+      [
+        'check',
+        '--user',
+        'alice',
+        '--tool',
+        'salary_analysis',
+        '--args',
+        '{"departments":["rd"]}',
+        '--exit-code',
+      ],
+      1,
+    ],
     ['without --exit-code a decision is not a failure', [...CHECK, '--declare', 'salary_analysis'], 0],
     ['an unknown option is a usage error → 2', ['check', '--user', 'bob', '--tool', 'x', '--frobnicate'], 2],
     ['a missing required option → 2', ['check', '--user', 'bob'], 2],
@@ -65,35 +89,45 @@ describe('--config where config matters', () => {
       `domain: shop\ntools: ${resolve('examples/office/tools/index.ts')}\nusers: ${resolve('examples/office/users.yaml')}\nrouter:\n  rules: [{ id: shop.refund, line: deep, phrases: [refund] }]\n`,
     );
     const own = twinline(['route', '--json', '--config', shop, 'refund 100 on order A-1001']);
-    expect(JSON.parse(own.stdout)).toMatchObject({ target: 'deep', rule: 'shop.refund', routing: 'rules-only' });
+    expect(JSON.parse(own.stdout)).toMatchObject({
+      target: 'deep',
+      rule: 'shop.refund',
+      routing: 'rules-only',
+    });
     expect(own.stderr).toMatch(/routed by the 1 configured rule/);
-    const sample = JSON.parse(twinline(['route', '--json', '帮我把下午的会议推迟到四点']).stdout) as Record<string, unknown>;
+    const sample = JSON.parse(twinline(['route', '--json', '帮我把下午的会议推迟到四点']).stdout) as Record<
+      string,
+      unknown
+    >;
     expect(sample).toMatchObject({ target: 'quick' });
     expect(sample.routing).toBeUndefined();
   });
 });
 
 describe('twinline completion', () => {
-  it.each(['bash', 'zsh'])('%s: a script that completes commands, sub-commands, options and their values', (shell) => {
-    const r = twinline(['completion', shell]);
-    expect(r.code).toBe(0);
-    const file = join(cwd, `completion.${shell}`);
-    writeFileSync(file, r.stdout);
-    const complete = (...words: string[]) =>
-      spawnSync(
-        'bash',
-        [
-          '-c',
-          `source ${file} 2>/dev/null || source <(sed -n '/^_twinline()/,$p' ${file}); COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _twinline; echo "\${COMPREPLY[*]}"`,
-        ],
-        { encoding: 'utf8' },
-      ).stdout.trim();
-    expect(complete('twinline', 'rev')).toBe('reviews');
-    expect(complete('twinline', 'reviews', 'ap')).toBe('approve');
-    expect(complete('twinline', 'check', '--exit')).toBe('--exit-code');
-    expect(complete('twinline', 'check', '--profile', 'serve.q')).toBe('serve.quick');
-    expect(complete('twinline', 'serve', '--data')).toBe('--data-dir');
-  });
+  it.each(['bash', 'zsh'])(
+    '%s: a script that completes commands, sub-commands, options and their values',
+    (shell) => {
+      const r = twinline(['completion', shell]);
+      expect(r.code).toBe(0);
+      const file = join(cwd, `completion.${shell}`);
+      writeFileSync(file, r.stdout);
+      const complete = (...words: string[]) =>
+        spawnSync(
+          'bash',
+          [
+            '-c',
+            `source ${file} 2>/dev/null || source <(sed -n '/^_twinline()/,$p' ${file}); COMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _twinline; echo "\${COMPREPLY[*]}"`,
+          ],
+          { encoding: 'utf8' },
+        ).stdout.trim();
+      expect(complete('twinline', 'rev')).toBe('reviews');
+      expect(complete('twinline', 'reviews', 'ap')).toBe('approve');
+      expect(complete('twinline', 'check', '--exit')).toBe('--exit-code');
+      expect(complete('twinline', 'check', '--profile', 'serve.q')).toBe('serve.quick');
+      expect(complete('twinline', 'serve', '--data')).toBe('--data-dir');
+    },
+  );
 
   it('refuses another shell with a usage error', () => {
     const r = twinline(['completion', 'fish']);

@@ -16,7 +16,10 @@ import { createConfiguredRouter, RouterModelError } from '../../src/router/index
 const dir = mkdtempSync(join(tmpdir(), 'twinline-paths-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 mkdirSync(join(dir, 'domain'));
-writeFileSync(join(dir, 'domain', 'users.yaml'), 'users:\n  - { tenant: t, user: ann, roles: [clerk], dataLevel: L1 }\n');
+writeFileSync(
+  join(dir, 'domain', 'users.yaml'),
+  'users:\n  - { tenant: t, user: ann, roles: [clerk], dataLevel: L1 }\n',
+);
 writeFileSync(join(dir, 'domain', 'tools.mjs'), 'export const tools = [];\n');
 
 function config(body: string, name = 'twinline.config.yaml'): string {
@@ -37,9 +40,12 @@ function configError(fn: () => unknown): ConfigError {
 
 describe('paths resolve against the config file, never the working directory', () => {
   it('store, data folder and router weights are relative to the file', () => {
-    const c = loadConfig(config('dataDir: ./var\nstore: { sqlite: ./db/shop.sqlite }\nrouter: { weights: ./w.json }'), {
-      env: {},
-    });
+    const c = loadConfig(
+      config('dataDir: ./var\nstore: { sqlite: ./db/shop.sqlite }\nrouter: { weights: ./w.json }'),
+      {
+        env: {},
+      },
+    );
     expect(c.dataDir).toBe(join(dir, 'domain', 'var'));
     expect(c.store.sqliteFile).toBe(join(dir, 'domain', 'db', 'shop.sqlite'));
     expect(c.router?.weights).toBe(join(dir, 'domain', 'w.json'));
@@ -48,27 +54,33 @@ describe('paths resolve against the config file, never the working directory', (
   it('the data folder: --data-dir, then TWINLINE_HOME, then dataDir, then .twinline beside the file', () => {
     const file = config('dataDir: ./var');
     const base = { configFile: file, builtin: false, cwd: '/somewhere/else' } as const;
-    expect(resolveDataDir({ ...base, flag: 'flag', env: { TWINLINE_HOME: '/home' }, configured: '/cfg' })).toBe(
-      '/somewhere/else/flag',
-    );
+    expect(
+      resolveDataDir({ ...base, flag: 'flag', env: { TWINLINE_HOME: '/home' }, configured: '/cfg' }),
+    ).toBe('/somewhere/else/flag');
     expect(resolveDataDir({ ...base, env: { TWINLINE_HOME: '/home' }, configured: '/cfg' })).toBe('/home');
     expect(resolveDataDir({ ...base, env: {}, configured: '/cfg' })).toBe('/cfg');
     expect(resolveDataDir({ ...base, env: {} })).toBe(join(dir, 'domain', '.twinline'));
     // the built-in sample lives inside the package: its data goes to the working directory
-    expect(resolveDataDir({ configFile: OFFICE_CONFIG_PATH, builtin: true, cwd: '/w', env: {} })).toBe('/w/.twinline');
+    expect(resolveDataDir({ configFile: OFFICE_CONFIG_PATH, builtin: true, cwd: '/w', env: {} })).toBe(
+      '/w/.twinline',
+    );
   });
 
   it('the store is the data folder’s twinline.sqlite unless the file or TWINLINE_DATABASE_URL says otherwise', () => {
     const c = loadConfig(config(''), { env: {} });
-    expect(configuredStore(c, {})).toEqual({ sqliteFile: join(dir, 'domain', '.twinline', 'twinline.sqlite') });
-    expect(configuredStore(c, { TWINLINE_DATABASE_URL: 'postgres://x/y' })).toEqual({ url: 'postgres://x/y' });
+    expect(configuredStore(c, {})).toEqual({
+      sqliteFile: join(dir, 'domain', '.twinline', 'twinline.sqlite'),
+    });
+    expect(configuredStore(c, { TWINLINE_DATABASE_URL: 'postgres://x/y' })).toEqual({
+      url: 'postgres://x/y',
+    });
     // the same database whatever the working directory
     const elsewhere = process.cwd();
     try {
       process.chdir(tmpdir());
-      expect(configuredStore(loadConfig(join(dir, 'domain', 'twinline.config.yaml'), { env: {} }), {})).toEqual(
-        configuredStore(c, {}),
-      );
+      expect(
+        configuredStore(loadConfig(join(dir, 'domain', 'twinline.config.yaml'), { env: {} }), {}),
+      ).toEqual(configuredStore(c, {}));
     } finally {
       process.chdir(elsewhere);
     }
@@ -77,7 +89,10 @@ describe('paths resolve against the config file, never the working directory', (
   it('one rule picks the config on every door: --config, TWINLINE_CONFIG, ./twinline.config.yaml, the sample', () => {
     const here = join(dir, 'domain');
     expect(configSource('x.yaml', {}, here)).toEqual({ file: join(here, 'x.yaml'), via: '--config' });
-    expect(configSource(undefined, { TWINLINE_CONFIG: '/c.yaml' }, here)).toEqual({ file: '/c.yaml', via: 'TWINLINE_CONFIG' });
+    expect(configSource(undefined, { TWINLINE_CONFIG: '/c.yaml' }, here)).toEqual({
+      file: '/c.yaml',
+      via: 'TWINLINE_CONFIG',
+    });
     expect(configSource(undefined, {}, here)).toEqual({
       file: join(here, 'twinline.config.yaml'),
       via: './twinline.config.yaml',
@@ -94,11 +109,13 @@ describe('a domain of its own: router, prompts, lines from config', () => {
   });
 
   it('a rule needs exactly one of phrases or a pattern that compiles', () => {
-    expect(configError(() => loadConfig(config('router: { rules: [{ id: r, line: deep }] }', 'r1.yaml'))).message).toMatch(
-      /exactly one of `phrases` or `pattern`/,
-    );
     expect(
-      configError(() => loadConfig(config('router: { rules: [{ id: r, line: deep, pattern: "(" }] }', 'r2.yaml'))).message,
+      configError(() => loadConfig(config('router: { rules: [{ id: r, line: deep }] }', 'r1.yaml'))).message,
+    ).toMatch(/exactly one of `phrases` or `pattern`/);
+    expect(
+      configError(() =>
+        loadConfig(config('router: { rules: [{ id: r, line: deep, pattern: "(" }] }', 'r2.yaml')),
+      ).message,
     ).toMatch(/not a regular expression/);
   });
 
@@ -118,9 +135,15 @@ describe('a domain of its own: router, prompts, lines from config', () => {
       routing: 'rules-only',
     });
     expect(router.route('请给订单 A-1001 退款')).toMatchObject({ target: 'deep', rule: 'shop.refund' });
-    expect(router.route('Where is my order A-1001?')).toMatchObject({ target: 'quick', rule: 'shop.order-status' });
+    expect(router.route('Where is my order A-1001?')).toMatchObject({
+      target: 'quick',
+      rule: 'shop.order-status',
+    });
     // whole words: a word that merely contains a phrase does not match
-    expect(router.route('I was refunded yesterday')).toMatchObject({ target: 'readonly_fallback', rule: null });
+    expect(router.route('I was refunded yesterday')).toMatchObject({
+      target: 'readonly_fallback',
+      rule: null,
+    });
     expect(router.route('hello there')).toMatchObject({ target: 'readonly_fallback', routing: 'rules-only' });
   });
 
@@ -143,20 +166,32 @@ describe('a domain of its own: router, prompts, lines from config', () => {
 });
 
 describe('line allowlists: names, mcp__<server> and globs', () => {
-  const names = ['order_lookup', 'order_refund', 'mcp__crm__find', 'mcp__crm__update', 'mcp__crmx__find', 'doc_search'];
+  const names = [
+    'order_lookup',
+    'order_refund',
+    'mcp__crm__find',
+    'mcp__crm__update',
+    'mcp__crmx__find',
+    'doc_search',
+  ];
 
   it.each([
     [['order_*'], ['order_lookup', 'order_refund']],
     [['mcp__crm'], ['mcp__crm__find', 'mcp__crm__update']],
     [['mcp__crm__f*'], ['mcp__crm__find']],
-    [['order_?ookup', 'doc_search'], ['order_lookup', 'doc_search']],
+    [
+      ['order_?ookup', 'doc_search'],
+      ['order_lookup', 'doc_search'],
+    ],
     [['*_find'], ['mcp__crm__find', 'mcp__crmx__find']],
   ])('%j → %j', (patterns, expected) => {
     expect(resolveLineAllowlist(patterns, names, 'lines.deep.allow')).toEqual(expected);
   });
 
   it('an entry that matches no tool fails, naming it', () => {
-    const e = configError(() => resolveLineAllowlist(['order_lookup', 'orders_*'], names, 'shop.yaml: lines.quick.allow'));
+    const e = configError(() =>
+      resolveLineAllowlist(['order_lookup', 'orders_*'], names, 'shop.yaml: lines.quick.allow'),
+    );
     expect(e.message).toMatch(/shop\.yaml: lines\.quick\.allow: "orders_\*" matches no registered tool/);
   });
 

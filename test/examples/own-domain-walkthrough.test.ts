@@ -22,7 +22,8 @@ interface Block {
 function blocks(markdown: string): Block[] {
   const out: Block[] = [];
   const re = /^```(\w+)(?: +(\S+))?\n([\s\S]*?)^```$/gm;
-  for (const m of markdown.matchAll(re)) out.push({ lang: m[1]!, ...(m[2] ? { file: m[2] } : {}), body: m[3]! });
+  for (const m of markdown.matchAll(re))
+    out.push({ lang: m[1]!, ...(m[2] ? { file: m[2] } : {}), body: m[3]! });
   return out;
 }
 
@@ -48,7 +49,10 @@ beforeAll(() => {
   symlinkSync(ROOT, join(project, 'node_modules', 'twinline'));
   symlinkSync(join(ROOT, 'node_modules', 'zod'), join(project, 'node_modules', 'zod'));
   symlinkSync('../twinline/bin/twinline.js', join(project, 'node_modules', '.bin', 'twinline'));
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'shop', private: true, type: 'module' }));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'shop', private: true, type: 'module' }),
+  );
   for (const b of all) {
     if (!b.file) continue;
     mkdirSync(dirname(join(project, b.file)), { recursive: true });
@@ -73,7 +77,13 @@ describe('docs/own-domain.md, as printed', () => {
       ]),
     );
     const config = all.find((b) => b.file === 'shop/twinline.config.yaml')!.body;
-    for (const section of ['lines:', 'router:', 'rules:', 'prompts:', 'readonly: { retrieval: help_search }']) {
+    for (const section of [
+      'lines:',
+      'router:',
+      'rules:',
+      'prompts:',
+      'readonly: { retrieval: help_search }',
+    ]) {
       expect(config).toContain(section);
     }
   });
@@ -104,12 +114,20 @@ describe('docs/own-domain.md, as printed', () => {
   });
 
   it('the refund request is the deep line’s by the shop’s rule, and the route says it came from rules alone', () => {
-    const r = spawnSync('bash', ['-c', 'npx twinline route --json --config shop/twinline.config.yaml "refund 100 on order A-1001"'], {
-      cwd: project,
-      encoding: 'utf8',
-      env: { ...process.env, PATH: `${join(project, 'node_modules', '.bin')}:${process.env.PATH}` },
+    const r = spawnSync(
+      'bash',
+      ['-c', 'npx twinline route --json --config shop/twinline.config.yaml "refund 100 on order A-1001"'],
+      {
+        cwd: project,
+        encoding: 'utf8',
+        env: { ...process.env, PATH: `${join(project, 'node_modules', '.bin')}:${process.env.PATH}` },
+      },
+    );
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      target: 'deep',
+      rule: 'shop.refund',
+      routing: 'rules-only',
     });
-    expect(JSON.parse(r.stdout)).toMatchObject({ target: 'deep', rule: 'shop.refund', routing: 'rules-only' });
     expect(r.stderr).toMatch(/no trained model is configured \(router\.weights\)/);
   });
 });

@@ -82,7 +82,9 @@ function adopterLock(tgz: string): unknown {
 /** The fenced block of the README that starts with `first`. */
 function readmeBlock(first: string): string {
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const block = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m) => m[1]!).find((b) => b.startsWith(first));
+  const block = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)]
+    .map((m) => m[1]!)
+    .find((b) => b.startsWith(first));
   if (!block) throw new Error(`README has no ts block starting with ${first}`);
   return block;
 }
@@ -122,12 +124,17 @@ beforeAll(() => {
   // about a minute of CPU); its addon is the one `npm ci` built for this checkout, same version.
   const installed = run('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
   if (installed.code !== 0) {
-    throw new Error(`installing the packed tarball offline failed (a dependency missing from the npm cache?):\n${installed.stderr}`);
+    throw new Error(
+      `installing the packed tarball offline failed (a dependency missing from the npm cache?):\n${installed.stderr}`,
+    );
   }
   const addon = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
   const version = (dir: string) =>
-    (JSON.parse(readFileSync(join(dir, 'node_modules/better-sqlite3/package.json'), 'utf8')) as { version: string })
-      .version;
+    (
+      JSON.parse(readFileSync(join(dir, 'node_modules/better-sqlite3/package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   expect(version(project)).toBe(version(ROOT));
   mkdirSync(join(project, 'node_modules/better-sqlite3/build/Release'), { recursive: true });
   copyFileSync(join(ROOT, addon), join(project, addon));
@@ -150,7 +157,8 @@ describe('the packed package, installed into a fresh project', () => {
     expect(existsSync(join(pkg, 'src/router/model/router-weights.json'))).toBe(true);
     expect(existsSync(join(pkg, 'node_modules'))).toBe(false);
     // no loader for TypeScript is installed: the package must not need one
-    for (const dev of ['tsx', 'esbuild', 'typescript', 'vitest']) expect(existsSync(join(project, 'node_modules', dev))).toBe(false);
+    for (const dev of ['tsx', 'esbuild', 'typescript', 'vitest'])
+      expect(existsSync(join(project, 'node_modules', dev))).toBe(false);
   });
 
   it('no installed package needs a newer Node than the package declares', () => {
@@ -171,9 +179,14 @@ describe('the packed package, installed into a fresh project', () => {
         }
         const manifest = join(path, 'package.json');
         if (!existsSync(manifest)) continue;
-        const p = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; version: string; engines?: { node?: string } };
+        const p = JSON.parse(readFileSync(manifest, 'utf8')) as {
+          name: string;
+          version: string;
+          engines?: { node?: string };
+        };
         seen++;
-        if (p.engines?.node && !semver.satisfies(floor, p.engines.node)) tooNew.push(`${p.name}@${p.version} (${p.engines.node})`);
+        if (p.engines?.node && !semver.satisfies(floor, p.engines.node))
+          tooNew.push(`${p.name}@${p.version} (${p.engines.node})`);
         if (existsSync(join(path, 'node_modules'))) visit(join(path, 'node_modules'));
       }
     };
@@ -183,7 +196,10 @@ describe('the packed package, installed into a fresh project', () => {
   });
 
   it("runs the README's library example", () => {
-    writeFileSync(join(project, 'library.mjs'), readmeBlock("import { createPlatform, loadConfig } from 'twinline';"));
+    writeFileSync(
+      join(project, 'library.mjs'),
+      readmeBlock("import { createPlatform, loadConfig } from 'twinline';"),
+    );
     const r = run(process.execPath, ['library.mjs'], project);
     expect(r.code, r.stderr).toBe(0);
     // its data folder is the working directory's .twinline (the built-in sample's default)
@@ -194,7 +210,9 @@ describe('the packed package, installed into a fresh project', () => {
     writeFileSync(
       join(project, 'turns.json'),
       JSON.stringify([
-        { tool_calls: [{ id: 't1', name: 'write_file', arguments: { path: 'NOTES.md', content: 'tidy\n' } }] },
+        {
+          tool_calls: [{ id: 't1', name: 'write_file', arguments: { path: 'NOTES.md', content: 'tidy\n' } }],
+        },
         { text: 'Tidied.' },
       ]),
     );
@@ -212,7 +230,19 @@ describe('the packed package, installed into a fresh project', () => {
     expect(JSON.parse(route.stdout)).toMatchObject({ target: 'quick', rule: 'quick.zh.lookup' });
     const check = run(
       'npx',
-      ['twinline', 'check', '--user', 'erin', '--tool', 'salary_analysis', '--args', '{"departments":["all"]}', '--declare', 'salary_analysis', '--exit-code'],
+      [
+        'twinline',
+        'check',
+        '--user',
+        'erin',
+        '--tool',
+        'salary_analysis',
+        '--args',
+        '{"departments":["all"]}',
+        '--declare',
+        'salary_analysis',
+        '--exit-code',
+      ],
       project,
     );
     expect(check.stdout).toMatch(/acme\/erin -> salary_analysis: REVIEW/);
@@ -249,7 +279,12 @@ describe('the packed package, installed into a fresh project', () => {
         body: JSON.stringify({ query: '查一下这周的日程安排' }),
       });
       expect(res.status).toBe(200);
-      const body = (await res.json()) as { outcome: string; route: { target: string }; ticketId?: string; text: string };
+      const body = (await res.json()) as {
+        outcome: string;
+        route: { target: string };
+        ticketId?: string;
+        text: string;
+      };
       expect(body).toMatchObject({ outcome: 'degraded', route: { target: 'quick' } });
       expect(stripWatermark(body.text)).toMatch(/degraded mode/);
     } finally {

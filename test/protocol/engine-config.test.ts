@@ -58,11 +58,15 @@ describe('the stream-json engine on a configured domain', () => {
       cwd: project,
       model: `scripted:${join(project, 'turns.json')}`,
       permissionMode: 'default',
-      env: engineEnv({ TWINLINE_CONFIG: join(domain, 'twinline.config.yaml'), TWINLINE_USER: 'bob', TWINLINE_TENANT: 'acme' }),
+      env: engineEnv({
+        TWINLINE_CONFIG: join(domain, 'twinline.config.yaml'),
+        TWINLINE_USER: 'bob',
+        TWINLINE_TENANT: 'acme',
+      }),
     });
     let toolResult = '';
     try {
-      agent.on('permission_request', async () => 'allow');
+      agent.on('permission_request', async () => 'allow' as const);
       for await (const m of agent.run('look up the word gateway')) {
         if (m.type === 'user') toolResult += JSON.stringify(m);
       }
@@ -76,13 +80,23 @@ describe('the stream-json engine on a configured domain', () => {
     // the CLI, run from another folder, reads the same audit through the same config
     const audit = spawnSync(
       process.execPath,
-      [TWINLINE_BIN, 'audit', '--json', '--config', join(domain, 'twinline.config.yaml'), '--tool', 'mcp__fixture__lookup'],
+      [
+        TWINLINE_BIN,
+        'audit',
+        '--json',
+        '--config',
+        join(domain, 'twinline.config.yaml'),
+        '--tool',
+        'mcp__fixture__lookup',
+      ],
       { cwd: tmpdir(), encoding: 'utf8', env: engineEnv() },
     );
     expect(audit.status, audit.stderr).toBe(0);
     expect(audit.stderr).toContain(`data: ${join(domain, '.twinline')}`);
     const records = JSON.parse(audit.stdout) as { tool: string; status: string; user: string }[];
-    expect(records).toEqual([expect.objectContaining({ tool: 'mcp__fixture__lookup', status: 'executed', user: 'bob' })]);
+    expect(records).toEqual([
+      expect.objectContaining({ tool: 'mcp__fixture__lookup', status: 'executed', user: 'bob' }),
+    ]);
   }, 120_000);
 
   it('keeps the data folder unwritable by the workspace tools, wherever it is', async () => {
@@ -92,7 +106,11 @@ describe('the stream-json engine on a configured domain', () => {
       JSON.stringify([
         {
           tool_calls: [
-            { id: 'w1', name: 'write_file', arguments: { path: join(domain, '.twinline', 'watermark.key'), content: 'x' } },
+            {
+              id: 'w1',
+              name: 'write_file',
+              arguments: { path: join(domain, '.twinline', 'watermark.key'), content: 'x' },
+            },
           ],
         },
         { text: 'Tried.' },
@@ -106,7 +124,7 @@ describe('the stream-json engine on a configured domain', () => {
     });
     let seen = '';
     try {
-      agent.on('permission_request', async () => 'allow');
+      agent.on('permission_request', async () => 'allow' as const);
       for await (const m of agent.run('overwrite the key')) seen += JSON.stringify(m);
     } finally {
       await agent.close();

@@ -30,7 +30,9 @@ describe('module boundaries', () => {
 
   it('the route command loads only the router (start-up time), the config only when there is one', () => {
     const run = readFileSync('src/cli/commands/route-run.ts', 'utf8');
-    expect(/^import[^;]*from '\.\.\/\.\.\/config\/index\.js'/m.test(run), 'config imported eagerly').toBe(false);
+    expect(/^import[^;]*from '\.\.\/\.\.\/config\/index\.js'/m.test(run), 'config imported eagerly').toBe(
+      false,
+    );
     for (const file of ['src/cli/commands/route.ts', 'src/cli/commands/route-run.ts']) {
       for (const spec of importsOf(file)) {
         const ok =

@@ -27,9 +27,40 @@ afterAll(async () => {
 
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const e: NodeJS.ProcessEnv = { ...process.env, ...extra };
-  for (const k of ['TWINLINE_MODEL', 'TWINLINE_DATABASE_URL', 'TWINLINE_REDIS_URL', 'TWINLINE_CONFIG', 'TWINLINE_HOME'])
+  for (const k of [
+    'TWINLINE_MODEL',
+    'TWINLINE_DATABASE_URL',
+    'TWINLINE_REDIS_URL',
+    'TWINLINE_CONFIG',
+    'TWINLINE_HOME',
+  ])
     if (!(k in extra)) delete e[k];
   return e;
+}
+
+/** `twinline serve` on the office copy with a model at `modelURL` whose own timeout is far away. */
+function serveWithModel(modelURL: string, extra: Record<string, string> = {}): ChildProcess {
+  const args = [join('bin', 'twinline.js'), 'serve', '--port', '0', '--config', office.configFile];
+  return spawn(process.execPath, [...args, '--model', 'openai:stub-model'], {
+    cwd: resolve('.'),
+    env: env({
+      OPENAI_BASE_URL: modelURL,
+      OPENAI_API_KEY: 'k',
+      TWINLINE_MODEL_TIMEOUT_MS: '600000',
+      ...extra,
+    }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** One request as bob, to the quick line. */
+function askQuick(url: string, signal?: AbortSignal): Promise<Response> {
+  return fetch(`${url}/v1/requests`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer tw-acme-bob-demo', 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '查一下华东区的客户名单' }),
+    ...(signal ? { signal } : {}),
+  });
 }
 
 /** Waits for the ready line; returns the API base URL. */
@@ -108,22 +139,10 @@ describe('graceful shutdown', () => {
 
   it('a request waiting on a hung model does not hold the server up: it is cancelled after the grace, answered, and the server exits', async () => {
     stub.reply({ kind: 'hang' });
-    const proc = spawn(
-      process.execPath,
-      [join('bin', 'twinline.js'), 'serve', '--port', '0', '--config', office.configFile, '--model', 'openai:stub-model'],
-      {
-        cwd: resolve('.'),
-        // the model's own timeout is far away: only the shutdown can end the request
-        env: env({ OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: 'k', TWINLINE_MODEL_TIMEOUT_MS: '600000', TWINLINE_SHUTDOWN_GRACE_MS: '300' }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    // the model's own timeout is far away: only the shutdown can end the request
+    const proc = serveWithModel(baseURL, { TWINLINE_SHUTDOWN_GRACE_MS: '300' });
     const url = await ready(proc);
-    const answer = fetch(`${url}/v1/requests`, {
-      method: 'POST',
-      headers: { authorization: 'Bearer tw-acme-bob-demo', 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '查一下华东区的客户名单' }),
-    });
+    const answer = askQuick(url);
     // the request reached the model service (which holds it)
     while (stub.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
     const done = exited(proc);
@@ -138,24 +157,11 @@ describe('graceful shutdown', () => {
   it('a client that goes away cancels its request’s model call', async () => {
     const fresh = new ChatCompletionsStub().reply({ kind: 'hang' });
     const freshURL = await fresh.start();
-    const proc = spawn(
-      process.execPath,
-      [join('bin', 'twinline.js'), 'serve', '--port', '0', '--config', office.configFile, '--model', 'openai:stub-model'],
-      {
-        cwd: resolve('.'),
-        env: env({ OPENAI_BASE_URL: freshURL, OPENAI_API_KEY: 'k', TWINLINE_MODEL_TIMEOUT_MS: '600000' }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const proc = serveWithModel(freshURL);
     try {
       const url = await ready(proc);
       const ac = new AbortController();
-      const gone = fetch(`${url}/v1/requests`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer tw-acme-bob-demo', 'content-type': 'application/json' },
-        body: JSON.stringify({ query: '查一下华东区的客户名单' }),
-        signal: ac.signal,
-      }).catch(() => 'aborted');
+      const gone = askQuick(url, ac.signal).catch(() => 'aborted');
       while (fresh.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
       ac.abort();
       expect(await gone).toBe('aborted');

@@ -63,6 +63,12 @@ export class AnthropicMessagesProvider implements ModelProvider {
   }
 
   turn(request: ModelTurnRequest): AsyncIterable<ModelDelta> {
+    return this.#turn(request);
+  }
+
+  // The client is loaded before the first attempt starts its timers: loading it is not the service's time.
+  async *#turn(request: ModelTurnRequest): AsyncIterable<ModelDelta> {
+    const loaded = await this.#getClient();
     const service = this.#service;
     const body = {
       model: this.model,
@@ -79,11 +85,13 @@ export class AnthropicMessagesProvider implements ModelProvider {
       policy: this.#options.retry ?? { ...DEFAULT_RETRY_POLICY, maxRetries: service.maxRetries },
       signal: request.signal,
     };
-    const client = () => this.#getClient();
-    return attemptTurn(plan, async function* (timers) {
-      const anthropic = await client();
+    yield* attemptTurn(plan, async function* (timers) {
+      const anthropic = loaded;
       if (!service.stream) {
-        const message = await anthropic.messages.create({ ...body, stream: false }, { signal: timers.signal });
+        const message = await anthropic.messages.create(
+          { ...body, stream: false },
+          { signal: timers.signal },
+        );
         const result = fromMessage(message);
         if (result.message.text) yield { type: 'text_delta', text: result.message.text };
         yield { type: 'message', ...result };
@@ -136,7 +144,11 @@ class EventAccumulator {
         return '';
       case 'content_block_start':
         if (event.content_block.type === 'tool_use') {
-          this.#tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
+          this.#tools.set(event.index, {
+            id: event.content_block.id,
+            name: event.content_block.name,
+            json: '',
+          });
         } else if (event.content_block.type === 'text' && event.content_block.text) {
           this.#text += event.content_block.text;
           return event.content_block.text;
@@ -154,7 +166,10 @@ class EventAccumulator {
         return '';
       case 'message_delta':
         if (event.delta.stop_reason) this.#stop = event.delta.stop_reason;
-        this.#usage = { ...this.#usage, outputTokens: event.usage?.output_tokens ?? this.#usage.outputTokens };
+        this.#usage = {
+          ...this.#usage,
+          outputTokens: event.usage?.output_tokens ?? this.#usage.outputTokens,
+        };
         return '';
       case 'message_stop':
         this.#stopped = true;
@@ -187,7 +202,8 @@ function fromMessage(message: Anthropic.Messages.Message): { message: AssistantM
   const toolCalls: ProposedToolCall[] = [];
   for (const block of message.content ?? []) {
     if (block.type === 'text') text += block.text;
-    else if (block.type === 'tool_use') toolCalls.push({ id: block.id, name: block.name, arguments: block.input });
+    else if (block.type === 'tool_use')
+      toolCalls.push({ id: block.id, name: block.name, arguments: block.input });
   }
   return {
     message: { text, toolCalls, ...(message.stop_reason ? { finishReason: message.stop_reason } : {}) },
@@ -211,7 +227,8 @@ function toMessages(messages: readonly ModelMessage[]): MessageParam[] {
   };
   for (const m of messages) {
     if (m.role === 'user') pushUser({ type: 'text', text: m.content });
-    else if (m.role === 'tool') pushUser({ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content });
+    else if (m.role === 'tool')
+      pushUser({ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content });
     else {
       const content: ContentBlockParam[] = [];
       if (m.content) content.push({ type: 'text', text: m.content });

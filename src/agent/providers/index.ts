@@ -1,11 +1,11 @@
+export { type AnthropicMessagesOptions, AnthropicMessagesProvider } from './anthropic-messages.js';
 export {
   createProvider,
-  type ProviderConfig,
   PROVIDER_PREFIXES,
+  type ProviderConfig,
   type ProviderSpec,
   parseProviderSpec,
 } from './create-provider.js';
-export { type AnthropicMessagesOptions, AnthropicMessagesProvider } from './anthropic-messages.js';
 export {
   DEFAULT_MODEL_SERVICE,
   type ModelServiceSettings,

@@ -46,18 +46,26 @@ export function modelServiceSettings(
     const n = Number(raw);
     const min = key === 'maxRetries' ? 0 : 100;
     if (!Number.isInteger(n) || n < min || n > 3_600_000) {
-      throw new ProviderConfigError('agent.bad_model_setting', `must be an integer >= ${min}, got ${JSON.stringify(raw)}`, {
-        where: name,
-      });
+      throw new ProviderConfigError(
+        'agent.bad_model_setting',
+        `must be an integer >= ${min}, got ${JSON.stringify(raw)}`,
+        {
+          where: name,
+        },
+      );
     }
     out[key] = n;
   }
   const stream = env.TWINLINE_MODEL_STREAM;
   if (stream !== undefined && stream !== '') {
     if (!/^(1|0|true|false|on|off)$/i.test(stream)) {
-      throw new ProviderConfigError('agent.bad_model_setting', `must be true or false, got ${JSON.stringify(stream)}`, {
-        where: 'TWINLINE_MODEL_STREAM',
-      });
+      throw new ProviderConfigError(
+        'agent.bad_model_setting',
+        `must be true or false, got ${JSON.stringify(stream)}`,
+        {
+          where: 'TWINLINE_MODEL_STREAM',
+        },
+      );
     }
     out.stream = /^(1|true|on)$/i.test(stream);
   }

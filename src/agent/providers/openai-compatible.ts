@@ -64,6 +64,12 @@ export class OpenAICompatibleProvider implements ModelProvider {
   }
 
   turn(request: ModelTurnRequest): AsyncIterable<ModelDelta> {
+    return this.#turn(request);
+  }
+
+  // The client is loaded before the first attempt starts its timers: loading it is not the service's time.
+  async *#turn(request: ModelTurnRequest): AsyncIterable<ModelDelta> {
+    const loaded = await this.#getClient();
     const service = this.#service;
     const base = {
       model: this.model,
@@ -78,10 +84,9 @@ export class OpenAICompatibleProvider implements ModelProvider {
       policy: this.#options.retry ?? { ...DEFAULT_RETRY_POLICY, maxRetries: service.maxRetries },
       signal: request.signal,
     };
-    const client = () => this.#getClient();
     const includeUsage = this.#options.includeUsage !== false;
-    return attemptTurn(plan, async function* (timers) {
-      const openai = await client();
+    yield* attemptTurn(plan, async function* (timers) {
+      const openai = loaded;
       if (!service.stream) {
         const completion = await openai.chat.completions.create(
           { ...base, stream: false },
@@ -192,7 +197,13 @@ function fromCompletion(
   }
   const toolCalls: ProposedToolCall[] = (choice.message.tool_calls ?? []).flatMap((c, i) =>
     c.type === 'function'
-      ? [{ id: c.id || `call_${i}`, name: c.function.name, arguments: parseArguments(c.function.arguments ?? '') }]
+      ? [
+          {
+            id: c.id || `call_${i}`,
+            name: c.function.name,
+            arguments: parseArguments(c.function.arguments ?? ''),
+          },
+        ]
       : [],
   );
   return {

@@ -15,7 +15,7 @@ export const auditCommand: CommandModule = {
       .option('--limit <n>', 'at most this many records', '50')
       .option('--json', 'print JSON')
       .option('--config <file>', CONFIG_HELP)
-        .option('--data-dir <dir>', DATA_DIR_HELP)
+      .option('--data-dir <dir>', DATA_DIR_HELP)
       .action(async (opts) => {
         const { runAudit } = await import('./audit-run.js');
         await runAudit(opts);

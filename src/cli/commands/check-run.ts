@@ -7,6 +7,7 @@ import {
 import { configSource, loadConfig, prebuiltOfficeDomain, type TwinlineConfig } from '../../config/index.js';
 import { type Identity, TwinlineError } from '../../core/index.js';
 import type { GatewayCheck } from '../../gateway/index.js';
+import { resolveLineAllowlists } from '../../lines/line-allowlists.js';
 import {
   checkProfile,
   type EffectiveSlot,
@@ -19,7 +20,6 @@ import {
   profileNamed,
   reviewReplayProfile,
 } from '../../pipeline/index.js';
-import { resolveLineAllowlists } from '../../lines/line-allowlists.js';
 import { declaredCapabilities } from '../../policy/index.js';
 import { IdentityDirectory, registerConfiguredTools } from '../../runtime/index.js';
 import { EXIT_ATTENTION, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
@@ -89,8 +89,7 @@ export async function checkCall(opts: CheckOptions, loaded?: TwinlineConfig): Pr
   const args = parseArgsOption(opts.args);
   // The office domain comes from the build-time snapshot when its YAML is unchanged.
   const source = configSource(opts.config);
-  const config =
-    loaded ?? (source.file ? loadConfig(source.file) : (prebuiltOfficeDomain() ?? loadConfig()));
+  const config = loaded ?? (source.file ? loadConfig(source.file) : (prebuiltOfficeDomain() ?? loadConfig()));
   const asked = opts.line;
   if (asked !== undefined && asked !== 'deep' && asked !== 'quick') {
     throw new TwinlineError('cli.bad-line', `--line must be deep or quick, got ${JSON.stringify(asked)}`, {

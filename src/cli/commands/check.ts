@@ -30,7 +30,10 @@ export const checkCommand: CommandModule = {
         'the door: serve.deep|serve.quick|serve.readonly|agent-session|stream-json|host-session|library, or review-replay:<door>',
       )
       .option('--explain', 'also list the profile and every pipeline slot, on or off and why')
-      .option('--exit-code', 'exit 0 for allow, 1 for deny, 3 for review or ask (default: 0 whenever the check ran)')
+      .option(
+        '--exit-code',
+        'exit 0 for allow, 1 for deny, 3 for review or ask (default: 0 whenever the check ran)',
+      )
       .option('--mode <mode>', 'approval mode of a session profile (default, plan, acceptEdits, …)')
       .option('--agent <name>', 'check as this sub-agent (definitions, settings and trust of --cwd)')
       .option('--cwd <dir>', 'project folder for --agent (default: the current folder)')

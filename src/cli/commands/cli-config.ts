@@ -26,7 +26,9 @@ export function loadCommandConfig(opts: ConfigOptions): TwinlineConfig {
 /** Where the store is, in words (`sqlite /x/twinline.sqlite`, `postgres`). */
 export function describeStore(store: ConfiguredStore): string {
   if ('sqliteFile' in store) return `sqlite ${store.sqliteFile}`;
-  return /^postgres(ql)?:/i.test(store.url) ? 'postgres' : `sqlite ${store.url.replace(/^(sqlite|file):(\/\/)?/i, '')}`;
+  return /^postgres(ql)?:/i.test(store.url)
+    ? 'postgres'
+    : `sqlite ${store.url.replace(/^(sqlite|file):(\/\/)?/i, '')}`;
 }
 
 /** The line a command prints before it works on the store: which data folder and which database. */
@@ -35,7 +37,9 @@ export function dataFolderLine(config: TwinlineConfig, env = process.env): strin
 }
 
 /** Opens the config's store (audit, tasks, reviews) after saying on stderr which one it is. */
-export async function openCommandStore(config: TwinlineConfig): Promise<import('../../store/index.js').Store> {
+export async function openCommandStore(
+  config: TwinlineConfig,
+): Promise<import('../../store/index.js').Store> {
   const { openStore } = await import('../../store/index.js');
   process.stderr.write(`twinline: ${dataFolderLine(config)}\n`);
   return openStore(configuredStore(config));

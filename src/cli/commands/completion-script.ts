@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the strings are bash, whose variables are written ${…}
 import type { Command } from 'commander';
 
 /** A command as completion needs it: its words and its options. */

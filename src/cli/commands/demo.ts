@@ -12,7 +12,7 @@ export const demoCommand: CommandModule = {
       )
       .option('--json', 'print the results as JSON')
       .option('--config <file>', CONFIG_HELP)
-        .option('--data-dir <dir>', DATA_DIR_HELP)
+      .option('--data-dir <dir>', DATA_DIR_HELP)
       .action(async (opts) => {
         const { runDemo } = await import('./demo-run.js');
         await runDemo(opts);

@@ -1,11 +1,7 @@
 import { type Identity, TwinlineError } from '../../core/index.js';
 import { gatedReview } from '../../gates/index.js';
 import { ReviewService } from '../../review/index.js';
-import {
-  REVIEW_STATUSES,
-  type ReviewItem,
-  type ReviewStatus,
-} from '../../store/index.js';
+import { REVIEW_STATUSES, type ReviewItem, type ReviewStatus } from '../../store/index.js';
 import { loadCommandConfig, openCommandStore } from './cli-config.js';
 import { CliEgress } from './cli-egress.js';
 import type { ConfigOption } from './open-runtime.js';

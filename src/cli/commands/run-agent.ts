@@ -99,7 +99,10 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
   const config = loadCommandConfig(opts);
   let provider: ModelProvider | undefined;
   try {
-    provider = createProvider({ ...(opts.model ? { model: opts.model } : {}), ...(config.model ? { service: config.model } : {}) });
+    provider = createProvider({
+      ...(opts.model ? { model: opts.model } : {}),
+      ...(config.model ? { service: config.model } : {}),
+    });
   } catch (err) {
     if (!(err instanceof NoProviderError)) throw err;
   }
@@ -107,7 +110,10 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
     process.stdout.write(`${line}\n`);
   };
   if (!opts.json) out(dataFolderLine(config));
-  if (!provider) return degraded(config, request, opts, out, { reason: 'no model is configured (set --model or TWINLINE_MODEL)' });
+  if (!provider)
+    return degraded(config, request, opts, out, {
+      reason: 'no model is configured (set --model or TWINLINE_MODEL)',
+    });
   const rt = await createRuntime(config, { profile: 'agent-session' });
   const registry = rt.registry;
   try {
@@ -265,7 +271,9 @@ export function progressPrinter(out: (line: string) => void): (e: GatedAgentEven
         out(`${who}✉ ${e.from} → ${e.to}: ${e.text}`);
         return;
       case 'retry':
-        out(`${who}  model request failed (${e.reason ?? (e.status ? `HTTP ${e.status}` : 'no response')}); retry ${e.attempt} in ${e.delayMs} ms`);
+        out(
+          `${who}  model request failed (${e.reason ?? (e.status ? `HTTP ${e.status}` : 'no response')}); retry ${e.attempt} in ${e.delayMs} ms`,
+        );
         return;
       case 'error':
         out(`${who}! ${e.code}: ${e.message}`);

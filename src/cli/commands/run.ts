@@ -23,7 +23,7 @@ export const runCommand: CommandModule = {
       .option('--max-turns <n>', 'model turns before the run stops', (v) => Number.parseInt(v, 10))
       .option('--json', 'print every event as one JSON line')
       .option('--config <file>', CONFIG_HELP)
-        .option('--data-dir <dir>', DATA_DIR_HELP)
+      .option('--data-dir <dir>', DATA_DIR_HELP)
       .action(async (request: string, opts) => {
         const { runAgentRequest } = await import('./run-agent.js');
         process.exitCode = await runAgentRequest(request, opts);

@@ -73,7 +73,10 @@ async function openTaskStore(
     import('./cli-config.js'),
     import('./cli-egress.js'),
   ]);
-  const config = loadCommandConfig({ ...(configFile ? { config: configFile } : {}), ...(dataDir ? { dataDir } : {}) });
+  const config = loadCommandConfig({
+    ...(configFile ? { config: configFile } : {}),
+    ...(dataDir ? { dataDir } : {}),
+  });
   // What is printed passes the egress gate (docs/gates.md, "Gated doors").
   const egress = new CliEgress(config);
   const named = viewer ? egress.namedViewer(viewer, viewerTenant, '--viewer') : undefined;

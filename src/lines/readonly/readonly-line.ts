@@ -81,7 +81,8 @@ export class ReadonlyLine {
             ? 'I could not find anything about this in your documents.'
             : 'I could not find anything about this in your documents, and I did not take any action.',
         ];
-    if (ran.length) lines.push(`Before the model service failed, these ran: ${[...new Set(ran)].join(', ')}.`);
+    if (ran.length)
+      lines.push(`Before the model service failed, these ran: ${[...new Set(ran)].join(', ')}.`);
     if (!options.degradedReason) return { text: lines.join('\n'), sources: found.map((d) => d.title) };
     const ticket = await this.deps.createTicket({
       tenant: identity.tenant,

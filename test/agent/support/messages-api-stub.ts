@@ -109,7 +109,8 @@ export function messageEvents(
   let index = 0;
   if (parts.text) {
     events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
-    for (const t of parts.text) events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } });
+    for (const t of parts.text)
+      events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: t } });
     events.push({ type: 'content_block_stop', index });
     index++;
   }
@@ -120,13 +121,20 @@ export function messageEvents(
       content_block: { type: 'tool_use', id: tool.id, name: tool.name, input: {} },
     });
     for (const j of tool.json)
-      events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: j } });
+      events.push({
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: j },
+      });
     events.push({ type: 'content_block_stop', index });
     index++;
   }
   events.push({
     type: 'message_delta',
-    delta: { stop_reason: parts.stop ?? (parts.tools?.length ? 'tool_use' : 'end_turn'), stop_sequence: null },
+    delta: {
+      stop_reason: parts.stop ?? (parts.tools?.length ? 'tool_use' : 'end_turn'),
+      stop_sequence: null,
+    },
     usage: { output_tokens: usage.output },
   });
   events.push({ type: 'message_stop' });
