@@ -196,6 +196,15 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
   const identity = identityFor(domain, config.env);
   const registry = await engineRegistry(domain, identity, config.cwd, { cache, protectedWrite });
   const mcp = await connectConfiguredMcp(domain, registry);
+  // The domain's policy, type-checked against every tool (the MCP servers' too): one that cannot
+  // load stops the engine, with the servers it started closed first.
+  let policy: ReturnType<typeof loadConfigPolicy>;
+  try {
+    policy = loadConfigPolicy(domain, registry.list());
+  } catch (err) {
+    await Promise.allSettled(mcp.map((c) => c.close()));
+    throw err;
+  }
   // Opened by the first audit record or review, never on the way to `system/init`.
   const store = new LazyStore(async () => {
     const { openStore } = await import('../store/index.js');
@@ -204,7 +213,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
   // The domain's policy, parameter constraints, intent rules and field tags apply to the host's
   // session as to every other door; a session without a directory user is its own profile.
   const pipeline = new Pipeline({
-    policy: loadConfigPolicy(domain, registry.list()),
+    policy,
     audit: store.audit,
     reviews: store.reviews,
     approvalTimeoutMs: domain.approvalTimeoutMs,

@@ -128,8 +128,13 @@ describe('the model service failing behind the platform: the degraded path, with
       },
       { kind: 'stream', chunks: [textChunk('East: Acme.', 'stop')] },
     );
+    const before = stub.requests.length;
     const r = await platform.handle(bob(), '查一下华东区的客户名单');
     expect(r.outcome).toBe('completed');
+    // the quick line's system prompt is the domain's (prompts.quick in the office config), not code's
+    const system = (stub.requests[before]!.body.messages as { role: string; content: string }[])[0]!;
+    expect(system.role).toBe('system');
+    expect(system.content).toMatch(/^You are an office assistant for short tasks/);
     const line = logged.find((l) => l.msg === 'request' && l.requestId === r.requestId);
     expect(line).toMatchObject({
       level: 30,

@@ -93,6 +93,25 @@ describe('the stream-json engine on a configured domain', () => {
     );
     expect(audit.status, audit.stderr).toBe(0);
     expect(audit.stderr).toContain(`data: ${join(domain, '.twinline')}`);
+    // tasks and reviews open the same store, and say so
+    for (const args of [
+      ['tasks', '--json'],
+      ['reviews', 'list', '--json'],
+    ]) {
+      const r = spawnSync(
+        process.execPath,
+        [TWINLINE_BIN, ...args, '--config', join(domain, 'twinline.config.yaml')],
+        {
+          cwd: tmpdir(),
+          encoding: 'utf8',
+          env: engineEnv(),
+        },
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        `data: ${join(domain, '.twinline')} (store: sqlite ${join(domain, '.twinline', 'twinline.sqlite')})`,
+      );
+    }
     const records = JSON.parse(audit.stdout) as { tool: string; status: string; user: string }[];
     expect(records).toEqual([
       expect.objectContaining({ tool: 'mcp__fixture__lookup', status: 'executed', user: 'bob' }),
