@@ -304,7 +304,44 @@ for (const [entry, out] of Object.entries(PREBUILT_TOOLS)) {
   const sources = [...chunkInputs]
     .filter((f) => !f.startsWith('src/') && !f.includes('node_modules/'))
     .sort();
-  prebuilt[entry] = { bundle: `${out}.js`, sources, contents: sourceTexts(sources) };
+  prebuilt[entry] = {
+    bundle: `${out}.js`,
+    compiled: await compileFileByFile(sources, entry),
+    sources,
+    contents: sourceTexts(sources),
+  };
+}
+
+/**
+ * The module's sources compiled to plain JavaScript one file each, under dist/ at the same
+ * relative paths (dist/examples/office/tools/index.js …): what the library and the tsc output
+ * import from an installed package, where neither esbuild nor tsx is at hand. Its imports of
+ * src/ are type-only and vanish; packages resolve from node_modules like any module's.
+ */
+async function compileFileByFile(sources, entry) {
+  const built = await build({
+    absWorkingDir: root,
+    entryPoints: sources.filter((f) => /\.ts$/.test(f)),
+    outbase: root,
+    outdir: resolve(root, 'dist'),
+    bundle: false,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+    write: false,
+  });
+  for (const file of built.outputFiles) {
+    const text = file.path.endsWith('.js') ? file.text : undefined;
+    // a value import of src/ would load a second copy of Twinline beside the package's own
+    if (text && /from\s*["'](\.\.\/)+src\//.test(text)) {
+      throw new Error(`${relative(root, file.path)} imports src/ at run time: make it an \`import type\``);
+    }
+    mkdirSync(dirname(file.path), { recursive: true });
+    writeAtomically(file.path, file.contents);
+  }
+  return entry.replace(/\.ts$/, '.js');
 }
 writeAtomically(resolve(outdir, 'prebuilt.json'), `${JSON.stringify(prebuilt, null, 1)}\n`);
 

@@ -25,6 +25,7 @@ export function engineStateOf(roots: PathRoots): readonly EngineStatePath[] {
       projectRoot: roots.projectRoot,
       home: roots.home,
       files: roots.stateFiles ?? [],
+      folders: roots.stateFolders ?? [],
     });
     listCache.set(roots, list);
   }

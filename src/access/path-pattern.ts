@@ -14,6 +14,8 @@ export interface PathRoots {
    * database, the watermark key, managed settings): protected like those folders (engine-state.ts).
    */
   readonly stateFiles?: readonly string[];
+  /** Engine state folders elsewhere (the data folder), protected whole. */
+  readonly stateFolders?: readonly string[];
 }
 
 /**

@@ -17,16 +17,57 @@ export class NoProviderError extends TwinlineError {
 /** A provider spec (`scripted:PATH`, `openai:MODEL`, …) or a scripted file that cannot be used. */
 export class ProviderConfigError extends TwinlineError {}
 
-/** The model endpoint failed after retries, or answered something unusable. */
+/** How a model request failed (docs/agent.md, "Model services"). */
+export type ModelFailure =
+  /** No response within the request timeout. */
+  | 'timeout'
+  /** A streamed response went silent for longer than the stream-idle timeout. */
+  | 'stream_idle'
+  /** The service could not be reached (refused, reset, DNS, TLS). */
+  | 'connection'
+  /** The service answered with an error status. */
+  | 'http'
+  /** The service answered something that is not a usable response. */
+  | 'bad_response';
+
+/**
+ * The model service failed after retries, or answered something unusable. `message` says what
+ * happened in our words (for the operator's log); `detail` holds what the service itself said
+ * (status line, error body), which goes to the log and the ticket, never to the end user, who
+ * gets {@link modelFailureSentence}.
+ */
 export class ProviderError extends TwinlineError {
   readonly status: number | undefined;
-  constructor(message: string, options: { where: string; status?: number; cause?: unknown }) {
+  readonly failure: ModelFailure;
+  readonly detail: string;
+  constructor(
+    message: string,
+    options: { where: string; status?: number; cause?: unknown; failure?: ModelFailure; detail?: string },
+  ) {
     super('agent.provider_failed', message, {
       where: options.where,
-      details: options.status === undefined ? undefined : { status: options.status },
+      details: {
+        failure: options.failure ?? 'http',
+        ...(options.status === undefined ? {} : { status: options.status }),
+      },
       cause: options.cause,
     });
     this.status = options.status;
+    this.failure = options.failure ?? (options.status === undefined ? 'bad_response' : 'http');
+    this.detail = options.detail ?? '';
+  }
+}
+
+/** The plain sentence an end user is told when the model service failed (no provider internals). */
+export function modelFailureSentence(failure: ModelFailure): string {
+  switch (failure) {
+    case 'timeout':
+    case 'stream_idle':
+      return 'the model service did not answer in time';
+    case 'connection':
+      return 'the model service could not be reached';
+    default:
+      return 'the model service returned an error';
   }
 }
 

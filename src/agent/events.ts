@@ -1,5 +1,6 @@
 import type { StageDecision } from '../core/index.js';
 import type { CallStatus } from '../store/index.js';
+import type { ModelFailure } from './errors.js';
 import type { TokenUsage } from './providers/index.js';
 
 /** Which agent an event comes from. The main agent has depth 0 and no parent. */
@@ -20,7 +21,14 @@ export type AgentEvent = EventSource &
     | { readonly type: 'turn_start'; readonly turn: number }
     | { readonly type: 'turn_end'; readonly turn: number; readonly usage: TokenUsage }
     | { readonly type: 'text_delta'; readonly text: string }
-    | { readonly type: 'retry'; readonly attempt: number; readonly delayMs: number; readonly status?: number }
+    | {
+        readonly type: 'retry';
+        readonly attempt: number;
+        readonly delayMs: number;
+        readonly status?: number;
+        /** What failed, in words (never the service's own error text). */
+        readonly reason?: string;
+      }
     | {
         readonly type: 'tool_proposed';
         readonly callId: string;
@@ -79,7 +87,14 @@ export type AgentEvent = EventSource &
         readonly taskId?: string;
       }
     | { readonly type: 'message'; readonly from: string; readonly to: string; readonly text: string }
-    | { readonly type: 'error'; readonly code: string; readonly message: string; readonly where?: string }
+    | {
+        readonly type: 'error';
+        readonly code: string;
+        readonly message: string;
+        readonly where?: string;
+        /** Set when the model service failed (timeout, connection, error status, unusable answer). */
+        readonly failure?: ModelFailure;
+      }
     | {
         readonly type: 'result';
         readonly status: RunStatus;

@@ -5,6 +5,8 @@ export { callBatches } from './call-batches.js';
 export {
   ControlToolError,
   InterruptedError,
+  type ModelFailure,
+  modelFailureSentence,
   NoAgentFrameError,
   NoInteractiveUserError,
   NoProviderError,

@@ -3,7 +3,7 @@ import type { GatewayResult } from '../gateway/index.js';
 import { linkedController } from './abort.js';
 import type { AgentFrame } from './agent-frame.js';
 import { callBatches } from './call-batches.js';
-import { InterruptedError } from './errors.js';
+import { InterruptedError, modelFailureSentence, ProviderError } from './errors.js';
 import { eventSource } from './event-source.js';
 import type { EventSource, RunStatus } from './events.js';
 import type { AssistantMessage, ProposedToolCall, TokenUsage } from './providers/index.js';
@@ -54,7 +54,7 @@ export async function runAgentLoop(
   let turns = 0;
   let stopHookActive = false;
 
-  const finish = (status: RunStatus, text: string, error?: { code: string; message: string }): RunResult => {
+  const finish = (status: RunStatus, text: string, error?: RunResult['error']): RunResult => {
     clearWall();
     run.dispose();
     const result: RunResult = {
@@ -131,6 +131,7 @@ export async function runAgentLoop(
             attempt: delta.attempt,
             delayMs: delta.delayMs,
             ...(delta.status === undefined ? {} : { status: delta.status }),
+            ...(delta.reason === undefined ? {} : { reason: delta.reason }),
           });
         } else {
           message = delta.message;
@@ -140,6 +141,16 @@ export async function runAgentLoop(
     } catch (err) {
       emitTurnEnd(frame, src, turns, turnUsage);
       if (run.signal.aborted || err instanceof InterruptedError) return stopped();
+      if (err instanceof ProviderError) {
+        // our words go out with the event; what the service said stays in the result, for the log
+        const e = { code: err.code, message: err.message, failure: err.failure };
+        rt.bus.emit({ ...src, type: 'error', ...e });
+        const sentence = modelFailureSentence(err.failure);
+        return finish('error', `${sentence[0]!.toUpperCase()}${sentence.slice(1)}.`, {
+          ...e,
+          ...(err.detail ? { detail: err.detail } : {}),
+        });
+      }
       const e = errorInfo(err);
       rt.bus.emit({ ...src, type: 'error', ...e });
       return finish('error', `The model failed: ${e.message}`, e);

@@ -1,3 +1,4 @@
+import type { ModelFailure } from './errors.js';
 import type { RunStatus } from './events.js';
 import type { TokenUsage } from './providers/index.js';
 
@@ -9,5 +10,12 @@ export interface RunResult {
   readonly turns: number;
   readonly usage: TokenUsage;
   readonly durationMs: number;
-  readonly error?: { readonly code: string; readonly message: string };
+  readonly error?: {
+    readonly code: string;
+    readonly message: string;
+    /** The model service failed: how (the lines answer on the degraded path). */
+    readonly failure?: ModelFailure;
+    /** What the service itself said, for the operator's log and the ticket; never shown to the user. */
+    readonly detail?: string;
+  };
 }

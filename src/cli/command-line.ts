@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { TwinlineError } from '../core/index.js';
 import type { CommandModule } from './commands/index.js';
+import { EXIT_USAGE } from './exit-codes.js';
 import { VERSION } from './version.js';
 
 /**
@@ -28,12 +29,13 @@ export async function runCommandLine(
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (err) {
     if (err instanceof CommanderError) {
-      // help and version exit "successfully" through the override
-      return err.exitCode;
+      // help and version exit "successfully" through the override; every other parse error is
+      // a usage error, exit 2 like POSIX tools (docs/cli.md, "Exit codes")
+      return err.exitCode === 0 ? 0 : EXIT_USAGE;
     }
     if (err instanceof TwinlineError) {
       process.stderr.write(`twinline: ${err.message}\n`);
-      return 2;
+      return EXIT_USAGE;
     }
     throw err;
   }

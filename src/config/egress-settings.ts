@@ -24,9 +24,9 @@ export function loadWatermarkKey(file: string, env: Readonly<Record<string, stri
   }
 }
 
-/** Where a deployment keeps its watermark key: next to its SQLite file. */
-export function watermarkKeyFile(config: TwinlineConfig): string {
-  return join(dirname(config.store.sqliteFile ?? join('.twinline', 'twinline.sqlite')), 'watermark.key');
+/** Where a deployment keeps its watermark key: in its data folder. */
+export function watermarkKeyFile(config: Pick<TwinlineConfig, 'dataDir'>): string {
+  return join(config.dataDir, 'watermark.key');
 }
 
 /**

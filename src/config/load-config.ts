@@ -3,7 +3,15 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, type Identity } from '../core/index.js';
 import type { PolicyDocument } from '../policy/index.js';
-import { type ConfigFile, configSchemas, type RolesFile } from './schema.js';
+import { resolveDataDir } from './data-dir.js';
+import {
+  type ConfigFile,
+  configSchemas,
+  type InputGateSection,
+  type ModelSection,
+  type RolesFile,
+  type RouterSection,
+} from './schema.js';
 import { loadYamlFile } from './yaml-file.js';
 
 /** A loaded configuration: every referenced file read and validated, every path absolute. */
@@ -21,14 +29,31 @@ export interface TwinlineConfig {
    */
   readonly policyDocuments?: readonly PolicyDocument[];
   readonly lines: {
+    /** Tool names and patterns (`mcp__<server>`, globs) as written; `resolveLineAllowlists` expands them. */
     readonly deep: readonly string[];
     readonly quick: readonly string[];
+    /** The read-only line's retrieval tool (`lines.readonly.retrieval`), if any. */
+    readonly retrieval?: string;
     readonly allowOverlap?: boolean;
     /** `lines.deep.admission` as written (defaults are filled in by `resolveDeepAdmission`). */
     readonly deepAdmission?: DeepAdmissionConfig;
   };
-  readonly router: Readonly<Record<string, unknown>>;
-  /** Store location from the file; `TWINLINE_DATABASE_URL` still takes precedence at open time. */
+  /** How requests are routed; absent: no rule and no model (every request goes to the read-only line). */
+  readonly router?: RouterConfig;
+  /** The lines' system prompts from the file (code has neutral defaults). */
+  readonly prompts?: PromptsConfig;
+  /** Model service settings (timeouts, streaming, retries). */
+  readonly model?: ModelSection;
+  /**
+   * The data folder, absolute: `--data-dir`, else `TWINLINE_HOME`, else `dataDir` in the file,
+   * else `.twinline` beside the file (the built-in sample domain: `.twinline` of the working
+   * directory, since its file sits inside the installed package).
+   */
+  readonly dataDir: string;
+  /**
+   * Store location from the file; `TWINLINE_DATABASE_URL` still takes precedence at open time.
+   * Neither given: `twinline.sqlite` in the data folder (`configuredStore`).
+   */
   readonly store: { readonly sqliteFile?: string; readonly url?: string };
   readonly approvalTimeoutMs?: number;
   /** Session watermarks per channel (`watermark` in the file; absent: invisible in every channel's text). */
@@ -40,6 +65,26 @@ export interface TwinlineConfig {
   readonly mcpServers: Readonly<Record<string, ConfigFile['mcpServers'][string]>>;
   /** How text leaves (`egress` in the file; docs/gates.md, "Egress"). */
   readonly egress?: EgressConfig;
+  /** The input gate's cut-offs (`inputGate` in the file). */
+  readonly inputGate?: InputGateSection;
+}
+
+/** The `router` section with its weights path made absolute. */
+export type RouterConfig = RouterSection;
+
+/** The `prompts` section. */
+export interface PromptsConfig {
+  readonly quick?: string;
+  readonly planner?: string;
+  readonly composer?: string;
+}
+
+/** Where a config's data folder comes from, beside the file itself. */
+export interface LoadConfigOptions {
+  /** `--data-dir` (wins over everything). */
+  readonly dataDir?: string;
+  /** Environment for `TWINLINE_HOME` (default `process.env`). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /** The `egress` section of `twinline.config.yaml`. */
@@ -65,7 +110,7 @@ export const OFFICE_CONFIG_PATH: string = fileURLToPath(
  * Loads `twinline.config.yaml` (default: the office domain) and the users and roles files it
  * names. Throws `ConfigError` naming file, line and field.
  */
-export function loadConfig(path?: string): TwinlineConfig {
+export function loadConfig(path?: string, options: LoadConfigOptions = {}): TwinlineConfig {
   const file = resolve(path ?? OFFICE_CONFIG_PATH);
   if (!existsSync(file)) throw new ConfigError('config.not-found', 'config file not found', { where: file });
   const raw = loadYamlFile(file, configSchemas().configFile);
@@ -104,8 +149,15 @@ export function loadConfig(path?: string): TwinlineConfig {
     raw.store === undefined
       ? {}
       : 'sqlite' in raw.store
-        ? { sqliteFile: resolve(raw.store.sqlite) }
+        ? { sqliteFile: raw.store.sqlite === ':memory:' ? ':memory:' : rel(raw.store.sqlite) }
         : { url: raw.store.url };
+  const dataDir = resolveDataDir({
+    ...(options.dataDir !== undefined ? { flag: options.dataDir } : {}),
+    env: options.env ?? process.env,
+    ...(raw.dataDir !== undefined ? { configured: rel(raw.dataDir) } : {}),
+    configFile: file,
+    builtin: file === OFFICE_CONFIG_PATH,
+  });
   return {
     file,
     domain: raw.domain,
@@ -116,10 +168,16 @@ export function loadConfig(path?: string): TwinlineConfig {
     lines: {
       deep: raw.lines.deep?.allow ?? [],
       quick: raw.lines.quick?.allow ?? [],
+      ...(raw.lines.readonly?.retrieval ? { retrieval: raw.lines.readonly.retrieval } : {}),
       allowOverlap: raw.lines.allowOverlap,
       ...(raw.lines.deep?.admission ? { deepAdmission: raw.lines.deep.admission } : {}),
     },
-    router: raw.router,
+    ...(raw.router
+      ? { router: { ...raw.router, ...(raw.router.weights ? { weights: rel(raw.router.weights) } : {}) } }
+      : {}),
+    ...(raw.prompts ? { prompts: raw.prompts } : {}),
+    ...(raw.model ? { model: raw.model } : {}),
+    dataDir,
     store,
     ...(raw.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: raw.approvalTimeoutMs } : {}),
     ...(raw.watermark ? { watermark: raw.watermark } : {}),
@@ -130,12 +188,13 @@ export function loadConfig(path?: string): TwinlineConfig {
       ]),
     ),
     ...(raw.egress ? { egress: raw.egress } : {}),
+    ...(raw.inputGate ? { inputGate: raw.inputGate } : {}),
   };
 }
 
 /** The office sample domain's configuration (tools, users, roles of `examples/office/`). */
-export function loadOfficeDomain(): TwinlineConfig {
-  return loadConfig(OFFICE_CONFIG_PATH);
+export function loadOfficeDomain(options: LoadConfigOptions = {}): TwinlineConfig {
+  return loadConfig(OFFICE_CONFIG_PATH, options);
 }
 
 /** The admission caps in force: what the config says, the defaults for the rest. */

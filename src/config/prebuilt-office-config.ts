@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from '../core/index.js';
-import type { TwinlineConfig } from './load-config.js';
+import { resolveDataDir } from './data-dir.js';
+import type { LoadConfigOptions, TwinlineConfig } from './load-config.js';
 
 interface Snapshot {
   readonly sources: readonly string[];
@@ -16,7 +17,7 @@ interface Snapshot {
  * otherwise undefined and the caller parses the YAML. Paths the loader derived from the working
  * directory or the package root are re-rooted at the working directory and this package. Bundled CLI only.
  */
-export function prebuiltOfficeDomain(): TwinlineConfig | undefined {
+export function prebuiltOfficeDomain(options: LoadConfigOptions = {}): TwinlineConfig | undefined {
   if (!runningFromBundle()) return undefined;
   try {
     // the loader resolves some paths against the process's working directory
@@ -28,7 +29,16 @@ export function prebuiltOfficeDomain(): TwinlineConfig | undefined {
       if (value.startsWith('\0root')) return join(root, value.slice(5));
       return value;
     }) as Snapshot;
-    return sourcesMatch(snapshot.sources, snapshot.contents) ? snapshot.config : undefined;
+    if (!sourcesMatch(snapshot.sources, snapshot.contents)) return undefined;
+    // The data folder follows this run's --data-dir and TWINLINE_HOME, not the build's.
+    const dataDir = resolveDataDir({
+      ...(options.dataDir !== undefined ? { flag: options.dataDir } : {}),
+      env: options.env ?? process.env,
+      configFile: snapshot.config.file,
+      builtin: true,
+      cwd,
+    });
+    return { ...snapshot.config, dataDir };
   } catch {
     // no snapshot or a source gone: load the YAML as usual
     return undefined;

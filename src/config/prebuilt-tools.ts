@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from '../core/index.js';
 
 interface PrebuiltEntry {
   readonly bundle: string;
+  /** The module compiled file by file to plain JavaScript, relative to dist/ (any run may import it). */
+  readonly compiled?: string;
   readonly sources: readonly string[];
   /** The sources' text when built, in the same order. */
   readonly contents: readonly string[];
@@ -42,6 +45,26 @@ function currentEntry(path: string): PrebuiltEntry | undefined {
 export function prebuiltToolsModule(path: string): string | undefined {
   const entry = currentEntry(path);
   return entry ? bundleArtifact(entry.bundle).href : undefined;
+}
+
+/**
+ * The URL of a TypeScript tools module shipped compiled to plain JavaScript (dist/examples/…, file
+ * by file, importing packages from node_modules like any other module), when `path` is one and its
+ * sources are still what was compiled. Unlike the pre-bundled module it carries no copy of zod or
+ * src/, so the tsc output and the library (an installed package without esbuild or tsx) load it.
+ */
+export function compiledToolsModule(path: string): string | undefined {
+  try {
+    // dist/config/ and dist/bundle/ are both one level below dist/
+    const manifestUrl = new URL('../bundle/prebuilt.json', import.meta.url);
+    const manifest = JSON.parse(readFileSync(manifestUrl, 'utf8')) as Record<string, PrebuiltEntry>;
+    const entry = manifest[fromRoot(path)];
+    if (!entry?.compiled || !sourcesMatch(entry.sources, entry.contents)) return undefined;
+    return pathToFileURL(resolve(packageRoot(), 'dist', entry.compiled)).href;
+  } catch {
+    // no build beside this file (sources run by tsx or vitest) or a source gone
+    return undefined;
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 export { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from './bundle-artifacts.js';
 export { canonicalJson, hashCanonical, sha256Hex } from './canonical.js';
+export { type ConfigSource, configSource } from './config-source.js';
 export { decide, type StageDecision, type Verdict } from './decision.js';
 export { ConfigError, TwinlineError } from './errors.js';
 export { importExternal, type ModuleImporter, setExternalImporter } from './external-import.js';

@@ -178,10 +178,11 @@ export async function runSuites(
   };
 }
 
-/** The config with its office data and store moved into the run's own folder. */
+/** The config with its data folder (office data, watermark key) and store moved into the run's own folder. */
 function isolate(config: TwinlineConfig, dataDir: string): TwinlineConfig {
   return {
     ...config,
+    dataDir,
     tools: { ...config.tools, options: { ...config.tools.options, dataDir } },
     store: { sqliteFile: join(dataDir, 'unused.sqlite') },
   };

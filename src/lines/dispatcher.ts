@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { ModelProvider } from '../agent/index.js';
+import { type ModelProvider, modelFailureSentence } from '../agent/index.js';
 import type { Identity } from '../core/index.js';
 import type { Approver } from '../gateway/index.js';
 import type { DeepAdmission } from '../resilience/index.js';
 import type { DeepLine } from './deep/deep-line.js';
-import { ModelPlanner } from './deep/planner.js';
+import { type DeepPrompts, ModelPlanner } from './deep/planner.js';
 import type { LineEventSink, RequestOutcome, RouteTarget } from './events.js';
-import type { QuickLine } from './quick/quick-line.js';
+import type { ModelFailureInfo, QuickLine } from './quick/quick-line.js';
 import type { ReadonlyLine } from './readonly/readonly-line.js';
 
 /** The router's answer, as `src/router` gives it. */
@@ -14,6 +14,8 @@ export interface RouteDecision {
   readonly target: RouteTarget;
   readonly scores: { readonly deep: number; readonly quick: number };
   readonly rule: string | null;
+  /** Present when the domain routes by its rules alone (no trained model). */
+  readonly routing?: 'rules-only';
 }
 
 /** The input gate's answer, as `src/gates` gives it. */
@@ -40,11 +42,22 @@ export interface DispatcherDeps {
   readonly readonly: ReadonlyLine;
   /** The model for a line; undefined when none is configured or the service is down → degraded. */
   readonly providerFor: (line: 'deep' | 'quick') => ModelProvider | undefined;
+  /** Sees every model-service failure a request answered on the degraded path (the operator's log). */
+  readonly onModelFailure?: (entry: {
+    identity: Identity;
+    requestId: string;
+    line: 'quick';
+    failure: ModelFailureInfo;
+  }) => void;
+  /** The domain's deep-line prompts, for a planner over a model chosen per request. */
+  readonly deepPrompts?: DeepPrompts;
   /** Called with every routing decision (console, metrics). */
   readonly onRouted?: (entry: { identity: Identity; query: string; decision: RouteDecision }) => void;
 }
 
 export interface RequestOptions {
+  /** The request's id (default: a new UUID); the HTTP server passes its own so logs and answers agree. */
+  readonly requestId?: string;
   readonly sessionId?: string;
   readonly emit?: LineEventSink;
   readonly signal?: AbortSignal;
@@ -87,7 +100,7 @@ export class LineDispatcher {
   constructor(private readonly deps: DispatcherDeps) {}
 
   async handle(identity: Identity, query: string, options: RequestOptions = {}): Promise<RequestResult> {
-    const requestId = randomUUID();
+    const requestId = options.requestId ?? randomUUID();
     const sessionId = options.sessionId ?? requestId;
     // Events go only to the caller's sink (nothing here reads them back, so none are kept).
     const emit: LineEventSink = (e) => {
@@ -170,6 +183,25 @@ export class LineDispatcher {
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.approver ? { approver: options.approver } : {}),
       });
+      if (r.modelFailure) {
+        this.deps.onModelFailure?.({ identity, requestId, line: 'quick', failure: r.modelFailure });
+        // The model service failed mid-run: the degraded path, recording what already ran.
+        const answer = await this.deps.readonly.answer(identity, query, {
+          sessionId,
+          emit,
+          degradedReason: modelFailureSentence(r.modelFailure.failure),
+          degradedDetail: `${r.modelFailure.message}${r.modelFailure.detail ? `: ${r.modelFailure.detail}` : ''}`,
+          executed: r.executed,
+        });
+        return this.#final(emit, {
+          ...base,
+          outcome: 'degraded',
+          text: answer.text,
+          executed: r.executed,
+          denied: r.denied,
+          ...(answer.ticketId ? { ticketId: answer.ticketId } : {}),
+        });
+      }
       // A flat literal (the quick line's answer has exactly these fields): cheaper than a spread.
       return this.#final(emit, {
         requestId,
@@ -203,7 +235,7 @@ export class LineDispatcher {
         emit,
         signal,
         // A model chosen for this request plans its task too.
-        options.provider ? new ModelPlanner(options.provider) : undefined,
+        options.provider ? new ModelPlanner(options.provider, undefined, this.deps.deepPrompts) : undefined,
       ),
     );
     emit({

@@ -13,7 +13,15 @@ export {
   planSchema,
   revisionSchema,
 } from './deep/plan.js';
-export { composerMessages, ModelPlanner, type PlannerPort, plannerMessages } from './deep/planner.js';
+export {
+  composerMessages,
+  DEFAULT_COMPOSER_PROMPT,
+  DEFAULT_PLANNER_ROLE,
+  type DeepPrompts,
+  ModelPlanner,
+  type PlannerPort,
+  plannerMessages,
+} from './deep/planner.js';
 export {
   renderRelevantSummaries,
   type SummaryEntry,
@@ -36,14 +44,30 @@ export {
   LineEventEgress,
 } from './event-egress.js';
 export type { LineEvent, LineEventSink, RequestOutcome, RouteTarget } from './events.js';
-export { assertDisjointAllowlists } from './line-allowlists.js';
+export {
+  assertDisjointAllowlists,
+  resolveLineAllowlist,
+  resolveLineAllowlists,
+} from './line-allowlists.js';
 export { outcomeOf } from './outcome.js';
 export { DEFAULT_CACHE_TTL_MS, withQuickCache } from './quick/cached-tools.js';
-export { QuickLine, type QuickLineDeps, type QuickRunResult, quickSystemPrompt } from './quick/quick-line.js';
+export {
+  DEFAULT_QUICK_PROMPT,
+  type ModelFailureInfo,
+  QuickLine,
+  type QuickLineDeps,
+  type QuickRunResult,
+  quickSystemPrompt,
+} from './quick/quick-line.js';
 export { RedisCacheBackend } from './quick/redis-cache-backend.js';
 export { type CacheBackend, MemoryCacheBackend, QuickResultCache } from './quick/result-cache.js';
 export { assertStrictQuickTools } from './quick/strict-allowlist.js';
 export { findLooseArguments, type LooseArgument } from './quick/strict-schema.js';
 export { createWriteFactStage, writeFact } from './quick/write-fact-stage.js';
-export { type ReadonlyAnswer, ReadonlyLine, type ReadonlyLineDeps } from './readonly/readonly-line.js';
+export {
+  assertRetrievalTool,
+  type ReadonlyAnswer,
+  ReadonlyLine,
+  type ReadonlyLineDeps,
+} from './readonly/readonly-line.js';
 export { retrievalTerms } from './readonly/retrieval-terms.js';

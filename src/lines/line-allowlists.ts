@@ -20,3 +20,64 @@ export function assertDisjointAllowlists(
     );
   }
 }
+
+/** One line allowlist entry compiled: an exact name, every tool of an MCP server, or a glob. */
+function allowlistMatcher(pattern: string): (name: string) => boolean {
+  if (/[*?]/.test(pattern)) {
+    const re = new RegExp(
+      `^${pattern
+        .split('')
+        .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\-]/g, '\\$&')))
+        .join('')}$`,
+    );
+    return (name) => re.test(name);
+  }
+  // `mcp__<server>`: every tool that server brought (`mcp__<server>__<tool>`), not `mcp__<server>x__…`
+  if (pattern.startsWith('mcp__') && pattern.split('__').length === 2) {
+    const prefix = `${pattern}__`;
+    return (name) => name.startsWith(prefix);
+  }
+  return (name) => name === pattern;
+}
+
+/**
+ * Expands a line's allowlist as written (tool names, `mcp__<server>`, globs with `*` and `?`)
+ * against the registered tools, in registration order. An entry that matches no tool is a
+ * `ConfigError`: an allowlist that names a tool nobody registered cannot mean what it says.
+ */
+export function resolveLineAllowlist(
+  patterns: readonly string[],
+  registered: readonly string[],
+  where: string,
+): string[] {
+  const matchers = patterns.map((p) => ({ p, match: allowlistMatcher(p) }));
+  for (const { p, match } of matchers) {
+    if (!registered.some(match)) {
+      throw new ConfigError(
+        'config.lines_unknown_tool',
+        `${JSON.stringify(p)} matches no registered tool${/[*?]|^mcp__/.test(p) ? '' : ' (is it spelled as the tools module names it?)'}`,
+        { where },
+      );
+    }
+  }
+  return registered.filter((name) => matchers.some(({ match }) => match(name)));
+}
+
+/** The two tool lines' allowlists expanded against the registry, checked disjoint. */
+export function resolveLineAllowlists(
+  lines: {
+    readonly deep: readonly string[];
+    readonly quick: readonly string[];
+    readonly allowOverlap?: boolean;
+  },
+  registered: readonly string[],
+  where: string,
+): { deep: string[]; quick: string[] } {
+  const deep = resolveLineAllowlist(lines.deep, registered, `${where}: lines.deep.allow`);
+  const quick = resolveLineAllowlist(lines.quick, registered, `${where}: lines.quick.allow`);
+  assertDisjointAllowlists(deep, quick, {
+    allowOverlap: lines.allowOverlap === true,
+    where: `${where}: lines`,
+  });
+  return { deep, quick };
+}

@@ -8,7 +8,7 @@ import type { Identity, StageDecision } from '../core/index.js';
 import { createInputGate, Egress, type EgressGate } from '../gates/index.js';
 import type { ToolGateway } from '../gateway/index.js';
 import {
-  assertDisjointAllowlists,
+  assertRetrievalTool,
   assertStrictQuickTools,
   createWriteFactStage,
   DeepLine,
@@ -25,6 +25,8 @@ import {
   RecentSummaries,
   RedisCacheBackend,
   type RequestOptions,
+  type RequestResult,
+  resolveLineAllowlists,
   withQuickCache,
 } from '../lines/index.js';
 import {
@@ -43,9 +45,10 @@ import {
   UserRateLimiter,
 } from '../resilience/index.js';
 import { endedReview, ReviewService } from '../review/index.js';
-import { route } from '../router/index.js';
+import { type ConfiguredRouter, createConfiguredRouter } from '../router/index.js';
 import { createRuntime, type Runtime } from '../runtime/index.js';
 import type { AuditRecord, AuditSink, Store } from '../store/index.js';
+import type { TwinlineLogger } from '../telemetry/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import { LineToolCatalog, withBreaker } from './line-tools.js';
 import { providerSource } from './provider-source.js';
@@ -78,6 +81,12 @@ export interface PlatformOptions {
   readonly wrapTool?: (tool: ToolSpec) => ToolSpec;
   /** Wraps every model provider the lines get (eval: counts the turns a scripted model is asked for). */
   readonly wrapProvider?: (provider: ModelProvider) => ModelProvider;
+  /**
+   * Structured logs (`src/telemetry`): one line per request (id, tenant, route, outcome,
+   * latency), one per gateway decision at `debug`, model-service failures at `warn` with what
+   * the service said. Never arguments, request text or answers. Default: no logging.
+   */
+  readonly logger?: TwinlineLogger;
 }
 
 /** What deciding a review did. */
@@ -121,6 +130,10 @@ export interface Platform {
   readonly reviews: ReviewService;
   readonly breakers: ToolBreakers;
   readonly routing: RoutingLog;
+  /** The domain's router (its rules and, when configured, its trained model). */
+  readonly router: ConfiguredRouter;
+  /** The lines' tool names after patterns were expanded (`lines.*.allow`). */
+  readonly lineTools: { readonly deep: readonly string[]; readonly quick: readonly string[] };
   readonly cache: QuickResultCache;
   /** Fair admission of deep tasks (caps per tenant and user; shared in the store on PostgreSQL). */
   readonly deepQueue: DeepAdmission;
@@ -158,10 +171,8 @@ export async function createPlatform(
   options: PlatformOptions = {},
 ): Promise<Platform> {
   const env = options.env ?? process.env;
-  assertDisjointAllowlists(config.lines.deep, config.lines.quick, {
-    allowOverlap: config.lines.allowOverlap === true,
-    where: `${config.file}: lines`,
-  });
+  // The router is built before anything opens: a weights file that is named but missing stops here.
+  const router = createConfiguredRouter(config.router, `${config.file}: router`);
   const runtime = await createRuntime(config, {
     ...(options.openedStore ? { openedStore: options.openedStore } : {}),
     env,
@@ -211,24 +222,44 @@ export async function createPlatform(
       .map((n) => registry.get(n))
       .filter((t): t is ToolSpec => !!t)
       .map(wrapTool);
+  let lineTools: { deep: string[]; quick: string[] };
+  const retrieval = config.lines.retrieval;
   try {
-    assertStrictQuickTools(allowed(config.lines.quick), `${config.file}: lines.quick.allow`);
+    // Names, `mcp__<server>` and globs, expanded against what was registered (MCP tools too).
+    lineTools = resolveLineAllowlists(
+      config.lines,
+      registry.list().map((t) => t.name),
+      config.file,
+    );
+    assertStrictQuickTools(allowed(lineTools.quick), `${config.file}: lines.quick.allow`);
+    if (retrieval)
+      assertRetrievalTool(registry.get(retrieval), retrieval, `${config.file}: lines.readonly.retrieval`);
   } catch (err) {
     await runtime.close();
     throw err;
   }
   const ownBus = !options.contextBus;
   const context = new RecentSummaries(options.contextBus ?? (await openContextBus({ env })), { now });
-  const deepTools = new LineToolCatalog(allowed(config.lines.deep).map((t) => withBreaker(t, breakers)));
+  const deepTools = new LineToolCatalog(allowed(lineTools.deep).map((t) => withBreaker(t, breakers)));
   const quickTools = new LineToolCatalog(
-    allowed(config.lines.quick).map((t) => withQuickCache(withBreaker(t, breakers), cache)),
+    allowed(lineTools.quick).map((t) => withQuickCache(withBreaker(t, breakers), cache)),
   );
-  const readonlyTools = new LineToolCatalog(allowed(['doc_search']).map((t) => withBreaker(t, breakers)));
+  const readonlyTools = new LineToolCatalog(
+    allowed(retrieval ? [retrieval] : []).map((t) => withBreaker(t, breakers)),
+  );
 
-  const audit: AuditSink = options.onAudit
+  const logger = options.logger;
+  const onAudit =
+    options.onAudit || logger
+      ? (rec: AuditRecord) => {
+          options.onAudit?.(rec);
+          if (logger?.isLevelEnabled('debug')) logger.debug(decisionLogLine(rec), 'decision');
+        }
+      : undefined;
+  const audit: AuditSink = onAudit
     ? {
         record: (rec) => {
-          options.onAudit?.(rec);
+          onAudit(rec);
           store.audit.record(rec);
         },
         flush: () => store.audit.flush(),
@@ -259,7 +290,11 @@ export async function createPlatform(
 
   const resolveIdentity = (tenant: string, user: string): Identity | undefined =>
     runtime.identities.find(user, tenant);
-  const source = providerSource(options.model ?? env.TWINLINE_MODEL, env);
+  const source = providerSource(options.model ?? env.TWINLINE_MODEL, env, config.model);
+  const deepPrompts = {
+    ...(config.prompts?.planner ? { planner: config.prompts.planner } : {}),
+    ...(config.prompts?.composer ? { composer: config.prompts.composer } : {}),
+  };
   const wrapProvider = options.wrapProvider;
   const newProvider = wrapProvider
     ? () => {
@@ -268,13 +303,18 @@ export async function createPlatform(
       }
     : source;
 
+  const readonly = new ReadonlyLine({
+    gateway: gateways.readonly,
+    ...(retrieval ? { searchTool: retrieval } : {}),
+    createTicket: (t) => store.forTenant(t.tenant).tickets.create(t),
+  });
   const deep = new DeepLine({
     tasksFor: (t) => store.forTenant(t).tasks,
     gateway: gateways.deep,
     tools: deepTools,
     allowlist: deepTools.names,
     // A planner per task run: a scripted model replays its script for each task.
-    planner: () => new ModelPlanner(newProvider() ?? unavailableProvider(), now),
+    planner: () => new ModelPlanner(newProvider() ?? unavailableProvider(), now, deepPrompts),
     resolveIdentity,
     ...(options.taskLeaseMs ? { leaseMs: options.taskLeaseMs } : {}),
     now,
@@ -282,6 +322,24 @@ export async function createPlatform(
     reviewOutcome: async (tenant, reviewId) => {
       const item = await store.forTenant(tenant).reviews.get(reviewId);
       return item ? endedReview(item) : undefined;
+    },
+    // A plan the model service could not give: the read-only line's answer and a ticket.
+    degrade: (identity, request, failure) => {
+      logger?.warn(
+        {
+          tenant: identity.tenant,
+          user: identity.user,
+          line: 'deep',
+          reason: failure.reason,
+          detail: failure.detail,
+        },
+        'model service failed; answered on the degraded path',
+      );
+      return readonly.answer(identity, request, {
+        sessionId: failure.sessionId,
+        degradedReason: failure.reason,
+        ...(failure.detail ? { degradedDetail: failure.detail } : {}),
+      });
     },
   });
   const admission = resolveDeepAdmission(config.lines.deepAdmission, options.deepConcurrency, config.file);
@@ -299,12 +357,9 @@ export async function createPlatform(
     access: createAccessPort(),
     now,
     context,
+    ...(config.prompts?.quick ? { systemPrompt: config.prompts.quick } : {}),
   });
-  const readonly = new ReadonlyLine({
-    gateway: gateways.readonly,
-    createTicket: (t) => store.forTenant(t.tenant).tickets.create(t),
-  });
-  const inputGate = createInputGate();
+  const inputGate = createInputGate(config.inputGate ?? {});
   const routing = new RoutingLog();
   const reviews = new ReviewService({
     reviews: store.reviews,
@@ -319,7 +374,21 @@ export async function createPlatform(
   });
 
   const dispatcher = new LineDispatcher({
-    route: (q) => route(q),
+    route: (q) => router.route(q),
+    deepPrompts,
+    onModelFailure: ({ identity, requestId, line, failure }) =>
+      logger?.warn(
+        {
+          requestId,
+          tenant: identity.tenant,
+          user: identity.user,
+          line,
+          failure: failure.failure,
+          reason: failure.message,
+          ...(failure.detail ? { detail: failure.detail } : {}),
+        },
+        'model service failed; answered on the degraded path',
+      ),
     scanInput: (text) => {
       const { scan } = inputGate.check(text, 'user_input');
       return scan;
@@ -355,6 +424,7 @@ export async function createPlatform(
         target: decision.target,
         scores: decision.scores,
         rule: decision.rule,
+        ...(decision.routing ? { routing: decision.routing } : {}),
       }),
   });
 
@@ -529,11 +599,14 @@ export async function createPlatform(
     reviews,
     breakers,
     routing,
+    router,
+    lineTools,
     cache,
     deepQueue,
     context,
     egress,
     async handle(identity, query, opts = {}) {
+      const started = logger ? performance.now() : 0;
       const { channel = 'api', emit, ...rest } = opts;
       // The session is fixed here, not by the dispatcher: streamed text is marked with it.
       const sessionId = rest.sessionId ?? randomUUID();
@@ -545,6 +618,8 @@ export async function createPlatform(
         ...(events ? { emit: (e) => events.accept(e) } : {}),
       });
       events?.end();
+      if (logger?.isLevelEnabled('info'))
+        logger.info(requestLogLine(identity, channel, result, started), 'request');
       return gateRequestResult(gate, result);
     },
     async cancelTask(tenant, taskId) {
@@ -576,6 +651,42 @@ export async function createPlatform(
       if (ownBus) await context.bus.close();
       await runtime.close();
     },
+  };
+}
+
+/** A request's log line: who, where it went, how it ended, how long it took. Never its text. */
+function requestLogLine(identity: Identity, channel: string, r: RequestResult, started: number) {
+  return {
+    requestId: r.requestId,
+    sessionId: r.sessionId,
+    tenant: identity.tenant,
+    user: identity.user,
+    channel,
+    route: r.route.target,
+    rule: r.route.rule,
+    ...(r.route.routing ? { routing: r.route.routing } : {}),
+    outcome: r.outcome,
+    executed: r.executed.length,
+    denied: r.denied.length,
+    ...(r.taskId ? { taskId: r.taskId } : {}),
+    ...(r.ticketId ? { ticketId: r.ticketId } : {}),
+    latencyMs: Math.round((performance.now() - started) * 10) / 10,
+  };
+}
+
+/** A gateway decision's log line (the audit record without its hashes and summaries). */
+function decisionLogLine(rec: AuditRecord) {
+  const deciding = rec.decisionPath.at(-1);
+  return {
+    sessionId: rec.sessionId,
+    tenant: rec.tenant,
+    user: rec.user,
+    line: rec.domain,
+    agent: rec.agent,
+    tool: rec.tool,
+    decision: rec.status,
+    ...(deciding ? { stage: deciding.stage, rule: deciding.ruleId } : {}),
+    latencyMs: rec.durationMs,
   };
 }
 

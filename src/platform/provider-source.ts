@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import {
   createProvider,
   type ModelProvider,
+  type ModelServiceSettings,
   NoProviderError,
   parseProviderSpec,
   type Script,
@@ -29,11 +30,12 @@ interface CachedScript {
 export function providerSource(
   spec: string | undefined,
   env: Readonly<Record<string, string | undefined>>,
+  service?: Partial<ModelServiceSettings>,
 ): () => ModelProvider | undefined {
   if (!spec) return () => undefined;
   const create = (): ModelProvider | undefined => {
     try {
-      return createProvider(spec, env as NodeJS.ProcessEnv);
+      return createProvider({ model: spec, ...(service ? { service } : {}) }, env as NodeJS.ProcessEnv);
     } catch (err) {
       if (err instanceof NoProviderError) return undefined;
       throw err;

@@ -9,6 +9,8 @@ export interface RoutingEntry {
   readonly target: RouteDecision['target'];
   readonly scores: RouteDecision['scores'];
   readonly rule: string | null;
+  /** The domain routes by its rules alone. */
+  readonly routing?: 'rules-only';
 }
 
 /** A fixed-size ring of one tenant's entries: adding is O(1) (`shift` would move every entry). */

@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join, relative, resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import {
   canonicalToolName,
   compileRuleSet,
@@ -16,10 +15,13 @@ import {
   createControlTools,
   createProvider,
   DEFAULT_LIMITS,
+  type McpConnection,
   McpServerSet,
   NoProviderError,
 } from '../agent/index.js';
 import {
+  configSource,
+  configuredStore,
   egressSettings,
   loadConfig,
   loadOfficeDomain,
@@ -61,13 +63,15 @@ class TurnApprover implements Approver {
   }
 }
 
-/** `TWINLINE_CONFIG`, else `twinline.config.yaml` in the working directory, else the office domain. */
+/**
+ * `TWINLINE_CONFIG`, else `twinline.config.yaml` in the working directory, else the office domain
+ * (the rule every door follows, `configSource`); the data folder from `TWINLINE_HOME` or beside it.
+ */
 function configFor(cwd: string, env: NodeJS.ProcessEnv): TwinlineConfig {
-  const explicit = env['TWINLINE_CONFIG'];
-  if (explicit) return loadConfig(explicit);
-  const local = join(cwd, 'twinline.config.yaml');
+  const source = configSource(undefined, env, cwd);
+  if (source.file) return loadConfig(source.file, { env });
   // the bundled CLI has the office domain loaded at build time: no YAML parse before the first turn
-  return existsSync(local) ? loadConfig(local) : (prebuiltOfficeDomain() ?? loadOfficeDomain());
+  return prebuiltOfficeDomain({ env }) ?? loadOfficeDomain({ env });
 }
 
 /**
@@ -165,9 +169,27 @@ export async function engineRegistry(
 
 /** State files of the session outside `.twinline/`: a SQLite store configured elsewhere. */
 function engineStateFiles(domain: TwinlineConfig, env: NodeJS.ProcessEnv): string[] {
-  const url = env['TWINLINE_DATABASE_URL'] || domain.store.url;
-  if (url) return /^postgres(ql)?:\/\//i.test(url) ? [] : [url.replace(/^(sqlite|file):(\/\/)?/i, '')];
-  return domain.store.sqliteFile ? [domain.store.sqliteFile] : [];
+  const store = configuredStore(domain, env);
+  if ('sqliteFile' in store) return [store.sqliteFile];
+  return /^postgres(ql)?:\/\//i.test(store.url) ? [] : [store.url.replace(/^(sqlite|file):(\/\/)?/i, '')];
+}
+
+/**
+ * Connects the domain's configured MCP servers (`mcpServers`), as every other door does at start-up,
+ * and registers their tools (`mcp__<server>__<tool>`); the caller closes the connections. Host-defined
+ * (SDK) servers are the control protocol's, not these.
+ */
+async function connectConfiguredMcp(
+  domain: TwinlineConfig,
+  registry: ToolRegistry,
+): Promise<McpConnection[]> {
+  if (Object.keys(domain.mcpServers).length === 0) return [];
+  const { importMcpServers } = await import('../runtime/configured-tools.js');
+  const connections = await importMcpServers(domain);
+  for (const tool of connections.flatMap((c) => c.tools)) {
+    if (!registry.get(tool.name)) registry.register(tool);
+  }
+  return connections;
 }
 
 /** The `error` and `result` of a turn that could not start (no model configured). */
@@ -203,7 +225,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     ...(managedSettingsPath ? [managedSettingsPath] : []),
   ];
   const protectedWrite = protectedPathCheck(
-    engineStatePaths({ projectRoot: config.cwd, home, files: stateFiles }),
+    engineStatePaths({ projectRoot: config.cwd, home, files: stateFiles, folders: [domain.dataDir] }),
   );
   // The process sandbox of `shell` (docs/sandbox.md); the audit DB stays read-only to it wherever
   // the configuration puts it. No sandbox here means every shell call asks: say so once, now.
@@ -218,20 +240,25 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
   if (!sandbox.available()) config.log?.(`warning: ${sandbox.describe()}`);
   const identity = identityFor(domain, config.env);
   const registry = await engineRegistry(domain, identity, config.cwd, { cache, protectedWrite, sandbox });
+  const mcp = await connectConfiguredMcp(domain, registry);
+  // The domain's policy, type-checked against every tool (the MCP servers' too): one that cannot
+  // load stops the engine, with the servers it started closed first.
+  let policy: ReturnType<typeof loadConfigPolicy>;
+  try {
+    policy = loadConfigPolicy(domain, registry.list());
+  } catch (err) {
+    await Promise.allSettled(mcp.map((c) => c.close()));
+    throw err;
+  }
   // Opened by the first audit record or review, never on the way to `system/init`.
   const store = new LazyStore(async () => {
     const { openStore } = await import('../store/index.js');
-    const url = config.env['TWINLINE_DATABASE_URL'] || domain.store.url;
-    return openStore(
-      url
-        ? { url, env: config.env }
-        : { ...(domain.store.sqliteFile ? { sqliteFile: domain.store.sqliteFile } : {}), env: config.env },
-    );
+    return openStore({ ...configuredStore(domain, config.env), env: config.env });
   });
   // The domain's policy, parameter constraints, intent rules and field tags apply to the host's
   // session as to every other door; a session without a directory user is its own profile.
   const pipeline = new Pipeline({
-    policy: loadConfigPolicy(domain, registry.list()),
+    policy,
     audit: store.audit,
     reviews: store.reviews,
     approvalTimeoutMs: domain.approvalTimeoutMs,
@@ -253,19 +280,24 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
         ...environment.settings.ruleSources,
         { source: 'command line', allow: config.allowedTools, deny: config.disallowedTools },
       ],
-      { ...environment.roots, stateFiles },
+      { ...environment.roots, stateFiles, stateFolders: [domain.dataDir] },
     ),
   );
   const approver = new TurnApprover();
   const systemPrompt =
     [config.systemPrompt, config.appendSystemPrompt].filter(Boolean).join('\n\n') || undefined;
   let modelSpec = config.model;
+  // the domain's model-service settings (timeouts, streaming) go with every model the host picks
+  const modelFor = (spec: string | undefined) => ({
+    ...(spec ? { model: spec } : {}),
+    ...(domain.model ? { service: domain.model } : {}),
+  });
   let session: AgentSession | undefined;
   let mode: HostApprovalMode = config.approvalMode;
 
   const ensureSession = (): AgentSession => {
     if (session) return session;
-    const provider = createProvider(modelSpec, config.env);
+    const provider = createProvider(modelFor(modelSpec), config.env);
     session = new AgentSession({
       identity,
       provider,
@@ -339,7 +371,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     },
     async setModel(next) {
       modelSpec = next ?? config.model;
-      if (session && modelSpec) session.setModel(createProvider(modelSpec, config.env));
+      if (session && modelSpec) session.setModel(createProvider(modelFor(modelSpec), config.env));
       return modelSpec ?? config.env['TWINLINE_MODEL'] ?? 'none';
     },
     seedReadState(files) {
@@ -381,6 +413,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     async close() {
       await session?.close();
       await servers.close();
+      await Promise.allSettled(mcp.map((c) => c.close()));
       await store.close();
     },
   };

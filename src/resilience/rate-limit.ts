@@ -1,10 +1,8 @@
 import type { Redis } from 'ioredis';
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterRedis,
-  RateLimiterRes,
-} from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { importExternal } from '../core/index.js';
+
+type RateLimiterPackage = typeof import('rate-limiter-flexible');
 
 /** The outcome of one attempt to spend a rate-limit point. */
 export interface RateLimitOutcome {
@@ -31,33 +29,46 @@ export interface UserRateLimiterOptions {
  * than letting every call through.
  */
 export class UserRateLimiter {
-  private readonly limiter: RateLimiterAbstract;
+  readonly #options: UserRateLimiterOptions;
+  // Loaded with the first call: a door that builds the pipeline but never limits (`twinline
+  // check`, the stream-json engine) does not load the package at start-up.
+  #limiter: Promise<{ limiter: RateLimiterAbstract; pkg: RateLimiterPackage }> | undefined;
 
   constructor(options: UserRateLimiterOptions) {
     if (!Number.isFinite(options.points) || options.points <= 0) {
       throw new RangeError(`rate limit points must be a positive number, got ${options.points}`);
     }
-    const duration = options.durationSeconds ?? 1;
-    const keyPrefix = options.keyPrefix ?? 'twinline:rl';
-    const memory = new RateLimiterMemory({ points: options.points, duration, keyPrefix });
-    this.limiter = options.redis
-      ? new RateLimiterRedis({
-          storeClient: options.redis,
-          points: options.points,
-          duration,
-          keyPrefix,
-          insuranceLimiter: memory,
-        })
-      : memory;
+    this.#options = options;
+  }
+
+  #ready(): Promise<{ limiter: RateLimiterAbstract; pkg: RateLimiterPackage }> {
+    this.#limiter ??= importExternal<RateLimiterPackage>('rate-limiter-flexible').then((pkg) => {
+      const options = this.#options;
+      const duration = options.durationSeconds ?? 1;
+      const keyPrefix = options.keyPrefix ?? 'twinline:rl';
+      const memory = new pkg.RateLimiterMemory({ points: options.points, duration, keyPrefix });
+      const limiter = options.redis
+        ? new pkg.RateLimiterRedis({
+            storeClient: options.redis,
+            points: options.points,
+            duration,
+            keyPrefix,
+            insuranceLimiter: memory,
+          })
+        : memory;
+      return { limiter, pkg };
+    });
+    return this.#limiter;
   }
 
   /** Spends one point for `key`. Never throws for an exhausted budget. */
   async consume(key: string): Promise<RateLimitOutcome> {
+    const { limiter, pkg } = await this.#ready();
     try {
-      const res = await this.limiter.consume(key, 1);
+      const res = await limiter.consume(key, 1);
       return { allowed: true, retryAfterMs: 0, remaining: res.remainingPoints };
     } catch (err) {
-      if (err instanceof RateLimiterRes) {
+      if (err instanceof pkg.RateLimiterRes) {
         return { allowed: false, retryAfterMs: Math.max(1, err.msBeforeNext), remaining: 0 };
       }
       throw err;

@@ -3,6 +3,13 @@
  * line, or the read-only fallback (no tools). Imports nothing but `core/`.
  */
 export { classify, modelLogits, type RouterModel, softmax } from './classifier.js';
+export {
+  type ConfiguredRouteRule,
+  type ConfiguredRouter,
+  compileRouteRules,
+  createConfiguredRouter,
+  type RouterSettings,
+} from './configured-router.js';
 export { type RequestContext, requestContext } from './context.js';
 export { combineScores, MAX_RULE_BOOST, pickTarget } from './decide.js';
 export {
@@ -23,7 +30,7 @@ export {
   shippedRouterModel,
 } from './model-file.js';
 export { normalizeRequest } from './normalize.js';
-export { route } from './route.js';
+export { type RouteSetup, route } from './route.js';
 export { matchRules, ROUTE_RULES, type RouteRule, systemsMentioned } from './rules.js';
 export {
   fitTemperature,

@@ -5,6 +5,7 @@ import { RouterModelError } from './errors.js';
 import { historyPrior } from './history.js';
 import { shippedRouterModel } from './model-file.js';
 import { normalizeRequest } from './normalize.js';
+import { matchRules, ROUTE_RULES as ROUTE_RULES_DEFAULT, type RouteRule } from './rules.js';
 import {
   DEFAULT_ROUTE_THRESHOLD,
   type RouteDecision,
@@ -23,6 +24,19 @@ function overrideReason(top: RuleHit, target: RouteTarget, best: number, thresho
 /** Requests longer than this are cut before feature extraction: routing needs the gist, not the whole text. */
 const MAX_ROUTED_CHARS = 2000;
 
+/** With no classifier every class starts even, and the rules alone move a request (docs/router.md). */
+const EVEN = Float64Array.from([1 / 3, 1 / 3, 1 / 3]);
+
+/** What a route is decided with, beyond the threshold: by default the office domain's model and rules. */
+export interface RouteSetup {
+  /** The classifier; `null` routes by the rules alone (the decision says `routing: 'rules-only'`). */
+  readonly model?: RouterModel | null;
+  /** The rule table (default the office table, `ROUTE_RULES`). */
+  readonly rules?: readonly RouteRule[];
+  /** Add the office table's cross-system signal (default: when `rules` is the office table). */
+  readonly crossSystem?: boolean;
+}
+
 /**
  * Decides which line serves a request. The embedded classifier reads the request's n-grams,
  * words and context — the rules it matches are features with learned weights
@@ -30,7 +44,7 @@ const MAX_ROUTED_CHARS = 2000;
  * given (`recent`), are compared with the threshold: below it for both lines →
  * `readonly_fallback`.
  */
-export function route(query: string, options?: RouteOptions & { model?: RouterModel }): RouteDecision {
+export function route(query: string, options?: RouteOptions & RouteSetup): RouteDecision {
   const threshold = options?.threshold ?? DEFAULT_ROUTE_THRESHOLD;
   if (!(threshold > 0 && threshold <= 1)) {
     throw new RouterModelError('router_threshold', `threshold must be in (0, 1], got ${threshold}`, {
@@ -47,6 +61,7 @@ export function route(query: string, options?: RouteOptions & { model?: RouterMo
       scores: { deep: 0, quick: 0 },
       rule: 'readonly.empty',
     };
+    if (options?.model === null) decision.routing = 'rules-only';
     if (options?.explain) {
       decision.features = {
         classifier: { deep: 0, quick: 0, readonly_fallback: 1 },
@@ -57,16 +72,27 @@ export function route(query: string, options?: RouteOptions & { model?: RouterMo
     }
     return decision;
   }
-  const model = options?.model ?? shippedRouterModel();
+  const model = options?.model === null ? null : (options?.model ?? shippedRouterModel());
   const context = requestContext(normalized);
-  const p = classifyNormalized(model, normalized, context);
+  const p = model ? classifyNormalized(model, normalized, context) : EVEN;
   const classifier = { deep: p[0]!, quick: p[1]!, readonly_fallback: p[2]! };
-  const hits = context.rules;
+  // The office table is already matched in the context; a domain's own table is matched here.
+  const rules = options?.rules ?? ROUTE_RULES_DEFAULT;
+  const hits =
+    rules === ROUTE_RULES_DEFAULT && options?.crossSystem !== false
+      ? context.rules
+      : matchRules(
+          normalized,
+          rules,
+          context.segmented,
+          options?.crossSystem ?? rules === ROUTE_RULES_DEFAULT,
+        );
   const prior = historyPrior(options?.recent);
   // Rules count twice, on purpose: as classifier features (their learned weight weighs them
   // against the rest of the request) and as the bounded log-odds evidence of docs/router.md
   // (an undecided classifier is lifted by a firm rule; a rule against a confident classifier
-  // sends the request to the read-only line, never to the rule's line).
+  // sends the request to the read-only line, never to the rule's line). Without a classifier
+  // every class starts even and the rules alone move the request.
   const combined = combineScores(classifier, [...hits, ...prior]);
   const scores = { deep: combined.deep, quick: combined.quick };
   const target = pickTarget(scores, threshold);
@@ -75,6 +101,7 @@ export function route(query: string, options?: RouteOptions & { model?: RouterMo
   const overridden = top !== undefined && top.lean !== target;
   if (overridden)
     decision.reason = overrideReason(top, target, Math.max(scores.deep, scores.quick), threshold);
+  if (!model) decision.routing = 'rules-only';
   if (options?.explain) {
     decision.features = {
       classifier,

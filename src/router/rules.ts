@@ -274,12 +274,14 @@ export const CROSS_SYSTEM_RULE: RouteRule = {
 
 /**
  * Every rule that matches, strongest first. At most one hit per rule id. `segmented` is
- * `segmentedText(normalized)` when the caller already has it.
+ * `segmentedText(normalized)` when the caller already has it; `crossSystem` adds the office
+ * table's "two or more office systems named" signal (on by default with that table).
  */
 export function matchRules(
   normalized: string,
   rules: readonly RouteRule[] = ROUTE_RULES,
   segmented?: string,
+  crossSystem: boolean = rules === ROUTE_RULES,
 ): RuleHit[] {
   const hits: RuleHit[] = [];
   let words = segmented;
@@ -288,7 +290,7 @@ export function matchRules(
     const subject = r.on === 'words' ? words! : normalized;
     if (r.pattern.test(subject)) hits.push({ id: r.id, lean: r.lean, weight: r.weight });
   }
-  if (systemsMentioned(normalized).length >= 2) {
+  if (crossSystem && systemsMentioned(normalized).length >= 2) {
     hits.push({ id: CROSS_SYSTEM_RULE.id, lean: 'deep', weight: CROSS_SYSTEM_RULE.weight });
   }
   return hits.sort((a, b) => b.weight - a.weight);

@@ -42,6 +42,8 @@ export interface RouteDecision {
   rule: string | null;
   /** Present when that rule leans another way than `target`: why the result differs from it. */
   reason?: string;
+  /** Present when no classifier took part: the domain has no trained model, only its rules. */
+  routing?: 'rules-only';
   features?: RouteFeatures;
 }
 

@@ -22,7 +22,7 @@ export async function registerConfiguredTools(
  * MCP SDK is loaded only when a server is configured. A server that cannot be reached stops
  * start-up with an error naming it: a half-registered tool set would change what agents can do.
  */
-async function importMcpServers(config: TwinlineConfig): Promise<McpConnection[]> {
+export async function importMcpServers(config: TwinlineConfig): Promise<McpConnection[]> {
   const entries = Object.entries(config.mcpServers ?? {});
   if (entries.length === 0) return [];
   const { connectMcpServer } = await import('../agent/mcp/index.js');

@@ -1,4 +1,4 @@
-import type { TwinlineConfig } from '../config/index.js';
+import { configuredStore, type TwinlineConfig } from '../config/index.js';
 import type { ToolGateway } from '../gateway/index.js';
 import {
   loadConfigPolicy,
@@ -74,14 +74,10 @@ export async function createRuntime(config: TwinlineConfig, options: RuntimeOpti
   let store = options.openedStore;
   const owned = store === undefined && options.store !== false;
   if (owned) {
-    const url = env['TWINLINE_DATABASE_URL'] || config.store.url;
     // Loaded only here: dry-run runtimes (`check`, `tools`) never pay for Kysely and the drivers.
     const { openStore } = await import('../store/index.js');
-    store = await openStore(
-      url
-        ? { url, env }
-        : { ...(config.store.sqliteFile ? { sqliteFile: config.store.sqliteFile } : {}), env },
-    );
+    // `TWINLINE_DATABASE_URL`, the file's `store`, else the data folder's twinline.sqlite
+    store = await openStore({ ...configuredStore(config, env), env });
   }
   const pipeline = new Pipeline({
     policy,

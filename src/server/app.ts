@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,8 +8,8 @@ import { TwinlineError } from '../core/index.js';
 import { gatedAuditRecord, gatedReview, gatedSteps, gatedTask } from '../gates/index.js';
 import type { GatedLineEvent } from '../lines/index.js';
 import type { Platform } from '../platform/index.js';
-import { route as routeQuery } from '../router/index.js';
 import { isStoreUnavailable } from '../store/index.js';
+import type { TwinlineLogger } from '../telemetry/index.js';
 import {
   AuthenticationError,
   Authenticator,
@@ -49,6 +50,10 @@ export interface ServerOptions {
   readonly platformFor?: (identity: Identity) => Promise<VersionChoice>;
   /** Largest accepted request body. */
   readonly bodyLimit?: number;
+  /** One line per HTTP request: id, tenant, route, status, latency (never bodies or credentials). */
+  readonly logger?: TwinlineLogger;
+  /** Aborted when the server gives up waiting for in-flight requests: their model calls stop. */
+  readonly shutdownSignal?: AbortSignal;
 }
 
 declare module 'fastify' {
@@ -86,6 +91,8 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     logger: false,
     bodyLimit: options.bodyLimit ?? 256 * 1024,
     return503OnClosing: true,
+    // The id a request is logged under is the one its answer carries (`requestId`).
+    genReqId: () => randomUUID(),
   });
   const routes: string[] = [];
   registered.set(app, routes);
@@ -150,6 +157,38 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.setNotFoundHandler((req, reply) =>
     reply.code(404).send({ error: 'not_found', message: `no route ${req.method} ${req.url}` }),
   );
+
+  const logger = options.logger;
+  if (logger) {
+    app.addHook('onResponse', async (req, reply) => {
+      if (!logger.isLevelEnabled('info')) return;
+      logger.info(
+        {
+          requestId: req.id,
+          method: req.method,
+          route: req.routeOptions.url ?? 'unknown',
+          status: reply.statusCode,
+          ...(req.identity ? { tenant: req.identity.tenant, user: req.identity.user } : {}),
+          latencyMs: Math.round(reply.elapsedTime * 10) / 10,
+        },
+        'http',
+      );
+    });
+  }
+
+  /**
+   * The signal of one request's work: aborted when its client goes away before the answer, or
+   * when the server's shutdown grace is over.
+   */
+  const requestSignal = (reply: FastifyReply): AbortSignal => {
+    const ac = new AbortController();
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) ac.abort('client went away');
+    });
+    const shutdown = options.shutdownSignal;
+    if (!shutdown) return ac.signal;
+    return AbortSignal.any([ac.signal, shutdown]);
+  };
 
   if (options.metrics) {
     const m = options.metrics;
@@ -228,18 +267,23 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const served = choice.version ? { configVersion: choice.version } : {};
       if (!stream) {
         const result = await choice.platform.handle(identity, body.query, {
+          requestId: req.id,
           ...(body.sessionId ? { sessionId: body.sessionId } : {}),
           waitForDeep: body.wait === true,
+          signal: requestSignal(reply),
         });
         options.metrics?.requests.inc({ target: result.route.target, outcome: result.outcome });
         return reply.code(result.outcome === 'queued' ? 202 : 200).send({ ...result, ...served });
       }
-      return streamRequest(reply, choice.platform, identity, body, options.metrics);
+      return streamRequest(reply, choice.platform, identity, body, options.metrics, {
+        requestId: req.id,
+        ...(options.shutdownSignal ? { shutdownSignal: options.shutdownSignal } : {}),
+      });
     });
 
     v1.post('/v1/route', async (req) => {
       const body = parseInput(routeBody, req.body, 'body');
-      const decision = routeQuery(body.query);
+      const decision = platform.router.route(body.query);
       const id = who(req);
       platform.routing.add({
         time: new Date().toISOString(),
@@ -249,6 +293,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
         target: decision.target,
         scores: decision.scores,
         rule: decision.rule,
+        ...(decision.routing ? { routing: decision.routing } : {}),
       });
       return decision;
     });
@@ -382,8 +427,10 @@ async function streamRequest(
   identity: Identity,
   body: { query: string; sessionId?: string | undefined },
   metrics: ServerMetrics | undefined,
+  request: { requestId: string; shutdownSignal?: AbortSignal },
 ): Promise<void> {
   const ac = new AbortController();
+  const signal = request.shutdownSignal ? AbortSignal.any([ac.signal, request.shutdownSignal]) : ac.signal;
   // The response's `close`, not the request's: the request stream closes once its body has been
   // read, which only happens to precede this listener today (the hooks before the handler are
   // async); the response closes early only when the connection goes away before the stream ended.
@@ -401,6 +448,7 @@ async function streamRequest(
   };
   try {
     const result = await platform.handle(identity, body.query, {
+      requestId: request.requestId,
       ...(body.sessionId ? { sessionId: body.sessionId } : {}),
       channel: 'sse',
       emit: (e: GatedLineEvent) =>
@@ -409,7 +457,7 @@ async function streamRequest(
           e.type === 'agent' ? (e.event.type === 'result' ? 'agent_result' : e.event.type) : e.type,
           e.type === 'agent' ? e.event : e,
         ),
-      signal: ac.signal,
+      signal,
       waitForDeep: true,
     });
     metrics?.requests.inc({ target: result.route.target, outcome: result.outcome });

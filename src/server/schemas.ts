@@ -47,6 +47,8 @@ export const requestResult = z.object({
     target: z.enum(['deep', 'quick', 'readonly_fallback']),
     scores: z.object({ deep: z.number(), quick: z.number() }),
     rule: z.string().nullable(),
+    /** Present when the domain has no trained router model and routes by its rules alone. */
+    routing: z.literal('rules-only').optional(),
   }),
   outcome: z.enum(['completed', 'denied', 'review', 'degraded', 'rate_limited', 'queued', 'failed']),
   text: z.string(),

@@ -1,7 +1,8 @@
-import { loadConfig } from '../config/index.js';
-import { importExternal } from '../core/index.js';
+import { configSource, configuredStore, loadConfig } from '../config/index.js';
+import { ConfigError, importExternal } from '../core/index.js';
 import { createPlatform, type Platform, type PlatformOptions } from '../platform/index.js';
 import type { AuditRecord } from '../store/index.js';
+import { createLogger, type TwinlineLogger } from '../telemetry/index.js';
 import { buildMetricsServer, buildServer } from './app.js';
 import { loadAuthFile } from './auth-file.js';
 import { ServerMetrics } from './metrics.js';
@@ -10,13 +11,23 @@ import { VersionRouter } from './version-router.js';
 export interface ServeOptions {
   readonly port?: number;
   readonly host?: string;
+  /** The config file (default: `TWINLINE_CONFIG`, else ./twinline.config.yaml, else the office sample). */
   readonly config?: string;
+  /** The data folder (default: `TWINLINE_HOME`, else `dataDir` of the config, else beside it). */
+  readonly dataDir?: string;
   readonly model?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Where the ready line goes (default stdout). */
   readonly log?: (line: string) => void;
   /** Platform settings beyond the environment's (tests and benchmarks: breakers, an injected backend delay). */
   readonly platform?: Pick<PlatformOptions, 'breakers' | 'wrapTool'>;
+  /** Structured logs (default: pino on stderr at `TWINLINE_LOG_LEVEL`, else `info`). */
+  readonly logger?: TwinlineLogger;
+  /**
+   * How long `close()` lets in-flight requests finish before cancelling their model calls
+   * (default `TWINLINE_SHUTDOWN_GRACE_MS`, else 10 s).
+   */
+  readonly shutdownGraceMs?: number;
 }
 
 export interface RunningServer {
@@ -28,6 +39,23 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** `TWINLINE_SHUTDOWN_GRACE_MS` (default 10 s); a value that is not a count of ms is an error naming it. */
+function shutdownGrace(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env.TWINLINE_SHUTDOWN_GRACE_MS;
+  if (raw === undefined || raw === '') return 10_000;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 600_000) {
+    throw new ConfigError(
+      'config.shutdown_grace',
+      `must be an integer 0-600000, got ${JSON.stringify(raw)}`,
+      {
+        where: 'TWINLINE_SHUTDOWN_GRACE_MS',
+      },
+    );
+  }
+  return n;
+}
+
 /**
  * `twinline serve`: the gateway for a team. Embedded defaults (SQLite, in-process queues); the
  * same code on PostgreSQL (`TWINLINE_DATABASE_URL`), Redis (`TWINLINE_REDIS_URL`: rate limits
@@ -36,7 +64,10 @@ export interface RunningServer {
 export async function startServer(options: ServeOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const log = options.log ?? ((l: string) => process.stdout.write(`${l}\n`));
-  const config = loadConfig(options.config);
+  const source = configSource(options.config, env);
+  const config = loadConfig(source.file, { env, ...(options.dataDir ? { dataDir: options.dataDir } : {}) });
+  const logger = options.logger ?? (await createLogger({ env }));
+  const graceMs = options.shutdownGraceMs ?? shutdownGrace(env);
   const auth = loadAuthFile(config.file, env);
   let redis: import('ioredis').Redis | undefined;
   if (env.TWINLINE_REDIS_URL) {
@@ -60,6 +91,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     ...(env.TWINLINE_DEEP_CONCURRENCY ? { deepConcurrency: Number(env.TWINLINE_DEEP_CONCURRENCY) } : {}),
     onAudit: (rec: AuditRecord) =>
       metrics?.calls.inc({ tool: rec.tool, status: rec.status, domain: rec.domain }),
+    logger,
   };
   const platform = await createPlatform(config, platformOptions);
   // On SQLite, WAL checkpoints would otherwise stall a request every ~1,000 pages of audit.
@@ -75,12 +107,19 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     platform,
     new CanaryService(platform.store),
     (configPath) =>
-      createPlatform(loadConfig(configPath), { ...platformOptions, openedStore: platform.store }),
+      createPlatform(loadConfig(configPath, { env, dataDir: config.dataDir }), {
+        ...platformOptions,
+        openedStore: platform.store,
+      }),
     Number(env.TWINLINE_CANARY_REFRESH_MS || 2_000),
   );
   await versions.start();
   const { VERSION } = await import('../cli/version.js');
+  // Cancels the model calls of requests still running when the shutdown grace is over.
+  const shutdown = new AbortController();
   const app = buildServer({
+    logger,
+    shutdownSignal: shutdown.signal,
     platform,
     auth: auth.settings,
     reviewerRoles: auth.reviewerRoles,
@@ -126,10 +165,25 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   }, sweepMs);
   sweep.unref();
 
+  const store = configuredStore(config, env);
   log(`Twinline ${VERSION} serving ${config.domain} on ${platform.store.dialect}`);
+  log(`  Config:  ${config.file} (${source.via})`);
+  log(`  Data:    ${config.dataDir}${'sqliteFile' in store ? ` (store ${store.sqliteFile})` : ''}`);
   log(`  API:     ${url}/v1  (OpenAPI: ${url}/openapi.json)`);
   log(`  Console: ${url}/console/`);
   if (metricsUrl) log(`  Metrics: ${metricsUrl}/metrics`);
+  if (platform.router.notice) log(`  Notice:  ${platform.router.notice}`);
+  logger.info(
+    {
+      domain: config.domain,
+      url,
+      config: config.file,
+      dataDir: config.dataDir,
+      store: platform.store.dialect,
+      routing: platform.router.mode,
+    },
+    'serving',
+  );
   if (resumed > 0) log(`  Resumed ${resumed} unfinished task(s).`);
   if (!auth.file) log('  Warning: no auth.yaml beside the config: every API call will be refused.');
 
@@ -142,19 +196,26 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
       closing ??= (async () => {
         clearInterval(sweep);
         await metricsApp?.close();
+        logger.info({ graceMs }, 'shutting down: draining in-flight requests');
         // A keep-alive socket that goes idle after its in-flight response would hold close() open
         // for the whole keep-alive timeout (72 s in Fastify); close such sockets as they go idle.
         const drained = app.close();
         const idle = setInterval(() => app.server.closeIdleConnections(), 50);
+        // Requests still waiting on a model when the grace is over are cancelled (they answer
+        // "interrupted"), so a hung model service cannot hold the process up.
+        const grace = setTimeout(() => shutdown.abort('shutting down'), graceMs);
         try {
           await drained;
         } finally {
           clearInterval(idle);
+          clearTimeout(grace);
         }
         await platform.deepQueue.onIdle().catch(() => {});
         await versions.close();
         await platform.close();
         redis?.disconnect();
+        logger.info('stopped');
+        logger.flush?.();
       })();
       return closing;
     },

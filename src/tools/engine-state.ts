@@ -32,6 +32,8 @@ export interface EngineStateRoots {
    * file given explicitly.
    */
   readonly files?: readonly string[];
+  /** State folders kept elsewhere: the data folder (store, watermark key, tool data), whole. */
+  readonly folders?: readonly string[];
 }
 
 /** One protected path: a folder (`tree`: it and everything below) or a single file. */
@@ -77,6 +79,14 @@ export function engineStatePaths(roots: EngineStateRoots): EngineStatePath[] {
     for (const file of ['.claude/settings.json', '.claude/settings.local.json', '.qwen/settings.json']) {
       out.push({ path: posix.join(base, file), tree: false, what: "a host's permission settings" });
     }
+  }
+  for (const raw of roots.folders ?? []) {
+    if (!raw) continue;
+    out.push({
+      path: posix.resolve(project, raw),
+      tree: true,
+      what: 'the data folder (audit database, watermark key, tool data)',
+    });
   }
   for (const raw of roots.files ?? []) {
     if (!raw || raw === ':memory:') continue;

@@ -137,7 +137,13 @@ describe('OpenAI-compatible provider against a local Chat Completions server', (
     expect(stub.requests).toHaveLength(3);
     const retries = deltas.filter((d) => d.type === 'retry');
     expect(retries).toEqual([
-      { type: 'retry', attempt: 1, delayMs: 20, status: 429 },
+      {
+        type: 'retry',
+        attempt: 1,
+        delayMs: 20,
+        status: 429,
+        reason: 'openai:stub-model: the model service answered HTTP 429',
+      },
       expect.objectContaining({ type: 'retry', attempt: 2, status: 503 }),
     ]);
     expect(deltas.at(-1)).toMatchObject({ type: 'message', message: { text: 'ok' } });

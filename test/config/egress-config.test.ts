@@ -33,7 +33,7 @@ function loadError(egress: string): ConfigError {
 }
 
 describe('the egress section of twinline.config.yaml', () => {
-  it('loads and becomes the gate settings, with the key beside the store', () => {
+  it('loads and becomes the gate settings, with the key in the data folder', () => {
     const config = loadConfig(
       configWith(
         'egress: { internalDomains: [acme.example], stream: { holdBack: 64, maxHold: 256 } }\nwatermark: { channels: { stream-json: field } }',
@@ -45,7 +45,8 @@ describe('the egress section of twinline.config.yaml', () => {
       watermarkChannels: { default: 'text', channels: { 'stream-json': 'field' } },
       stream: { holdBack: 64, maxHold: 256 },
     });
-    const keyFile = join(dir, 'watermark.key');
+    // the data folder beside the config (`.twinline`), whatever the store's location
+    const keyFile = join(dir, '.twinline', 'watermark.key');
     expect(readFileSync(keyFile, 'utf8').trim()).toBe(settings.watermarkKey);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
     // Every process of the deployment signs alike; the environment wins.

@@ -29,8 +29,8 @@ export function brokenOfficeConfig(): { configFile: string; policiesFile: string
     .replace(/users: \.\/users\.yaml/, `users: ${join(OFFICE, 'users.yaml')}`)
     .replace(/roles: \.\/roles\.yaml/, `roles: ${join(OFFICE, 'roles.yaml')}`)
     .replace(/policies: \[\.\/policies\.yaml\]/, `policies: [${policiesFile}]`)
-    .replace(/dataDir: .*/, `dataDir: ${join(dir, 'office')}`)
-    .replace(/sqlite: .*/, `sqlite: ${join(dir, 'twinline.sqlite')}`);
+    .replace(/weights: .*/, `weights: ${join(OFFICE, '../../src/router/model/router-weights.json')}`)
+    .concat(`\ndataDir: ${dir}\n`);
   const configFile = join(dir, 'twinline.config.yaml');
   writeFileSync(configFile, text);
   copyFileSync(join(OFFICE, 'auth.yaml'), join(dir, 'auth.yaml'));

@@ -30,11 +30,11 @@ beforeAll(async () => {
   const office = resolve('examples/office');
   const text = readFileSync(join(office, 'twinline.config.yaml'), 'utf8')
     .replace('module: ./tools/index.ts', `module: ${join(office, 'tools/index.ts')}`)
-    .replace('dataDir: .twinline/office', `dataDir: ${join(cwd, 'office')}`)
+    .replace(/weights: .*/, `weights: ${join(office, '../../src/router/model/router-weights.json')}`)
     .replace('users: ./users.yaml', `users: ${join(office, 'users.yaml')}`)
     .replace('roles: ./roles.yaml', `roles: ${join(office, 'roles.yaml')}`)
     .replace(/^policies:.*$/m, `policies: [${join(office, 'policies.yaml')}]`)
-    .replace('sqlite: .twinline/twinline.sqlite', `sqlite: ${join(cwd, 'store.sqlite')}`);
+    .concat(`\ndataDir: ${cwd}\nstore: { sqlite: ${join(cwd, 'store.sqlite')} }\n`);
   writeFileSync(CONFIG, text);
   const store = await openStore({ sqliteFile: join(cwd, 'store.sqlite') });
   const enqueue = async (user: string, tool: string, args: unknown) =>

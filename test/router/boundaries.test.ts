@@ -28,7 +28,11 @@ describe('module boundaries', () => {
     }
   });
 
-  it('the route command loads only the router (start-up time)', () => {
+  it('the route command loads only the router (start-up time), the config only when there is one', () => {
+    const run = readFileSync('src/cli/commands/route-run.ts', 'utf8');
+    expect(/^import[^;]*from '\.\.\/\.\.\/config\/index\.js'/m.test(run), 'config imported eagerly').toBe(
+      false,
+    );
     for (const file of ['src/cli/commands/route.ts', 'src/cli/commands/route-run.ts']) {
       for (const spec of importsOf(file)) {
         const ok =
@@ -41,6 +45,10 @@ describe('module boundaries', () => {
             '../../core/index.js',
             // writes the result on fd 1 (node:fs only)
             '../write-out.js',
+            // help texts (no imports)
+            './option-help.js',
+            // only with a config of the user's (the built-in sample's router is the default)
+            '../../config/index.js',
           ].includes(spec) || spec.startsWith('node:');
         expect(ok, `${file} imports ${spec}`).toBe(true);
       }

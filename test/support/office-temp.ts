@@ -26,14 +26,15 @@ export function officeTempConfig(
   let text = readFileSync(join(OFFICE, 'twinline.config.yaml'), 'utf8');
   text = text
     .replace(/module: \.\/tools\/index\.ts/, `module: ${join(OFFICE, 'tools', 'index.ts')}`)
-    .replace(/dataDir: .*/, `dataDir: ${join(dir, 'office')}`)
+    .replace(/weights: .*/, `weights: ${resolve('src/router/model/router-weights.json')}`)
     .replace(
       /users: \.\/users\.yaml/,
       `users: ${overrides.users === undefined ? join(OFFICE, 'users.yaml') : join(dir, 'users.yaml')}`,
     )
     .replace(/roles: \.\/roles\.yaml/, `roles: ${join(OFFICE, 'roles.yaml')}`)
     .replace(/policies: \[\.\/policies\.yaml\]/, `policies: [${join(OFFICE, 'policies.yaml')}]`)
-    .replace(/sqlite: .*/, `sqlite: ${join(dir, 'twinline.sqlite')}`);
+    // the data folder: the store (twinline.sqlite), the watermark key and the office data (office/)
+    .concat(`\ndataDir: ${dir}\n`);
   if (overrides.extra) text += `\n${overrides.extra}\n`;
   const configFile = join(dir, 'twinline.config.yaml');
   writeFileSync(configFile, text);

@@ -1,3 +1,4 @@
+import { join, resolve } from 'node:path';
 import type { ToolSpec } from '../../../src/tools/index.js';
 import { attendanceTools } from './attendance.js';
 import { calendarTools } from './calendar.js';
@@ -15,13 +16,22 @@ import { webTools } from './web.js';
 export { OfficeData } from './tenant-data.js';
 
 export interface OfficeToolOptions {
-  /** Folder holding `<tenant>.sqlite` files; relative paths resolve against the working directory. */
+  /** Folder holding `<tenant>.sqlite` files, relative to the config file; default `office` in the data folder. */
   readonly dataDir?: string;
 }
 
+/** Where the tools run, as Twinline's config loader tells every `createTools`. */
+export interface OfficeToolContext {
+  readonly configDir: string;
+  readonly dataDir: string;
+}
+
 /** Every office tool, bound to one set of tenant data files. */
-export function createTools(options: OfficeToolOptions = {}): ToolSpec[] {
-  const data = new OfficeData(options.dataDir ?? '.twinline/office');
+export function createTools(options: OfficeToolOptions = {}, context?: OfficeToolContext): ToolSpec[] {
+  const folder = options.dataDir
+    ? resolve(context?.configDir ?? '.', options.dataDir)
+    : join(context?.dataDir ?? '.twinline', 'office');
+  const data = new OfficeData(folder);
   return [
     ...calendarTools(data),
     ...attendanceTools(data),

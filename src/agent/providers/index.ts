@@ -1,9 +1,16 @@
+export { type AnthropicMessagesOptions, AnthropicMessagesProvider } from './anthropic-messages.js';
 export {
   createProvider,
+  PROVIDER_PREFIXES,
   type ProviderConfig,
   type ProviderSpec,
   parseProviderSpec,
 } from './create-provider.js';
+export {
+  DEFAULT_MODEL_SERVICE,
+  type ModelServiceSettings,
+  modelServiceSettings,
+} from './model-service.js';
 export { type OpenAICompatibleOptions, OpenAICompatibleProvider } from './openai-compatible.js';
 export {
   DEFAULT_RETRY_POLICY,

@@ -1,20 +1,17 @@
 import type OpenAI from 'openai';
 import { importExternal } from '../../core/index.js';
-import { InterruptedError, ProviderError } from '../errors.js';
-import { abortableDelay } from './abortable-delay.js';
-import {
-  DEFAULT_RETRY_POLICY,
-  isRetryableStatus,
-  type RetryPolicy,
-  retryAfterMs,
-  retryDelayMs,
-} from './retry-policy.js';
+import { ProviderError } from '../errors.js';
+import { attemptTurn, definedOnly, parseArguments } from './attempts.js';
+import { DEFAULT_MODEL_SERVICE, type ModelServiceSettings } from './model-service.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy.js';
 import type {
+  AssistantMessage,
   ModelDelta,
   ModelMessage,
   ModelProvider,
   ModelTurnRequest,
   ProposedToolCall,
+  TokenUsage,
   ToolDeclaration,
 } from './types.js';
 
@@ -24,12 +21,13 @@ export interface OpenAICompatibleOptions {
   readonly baseURL?: string;
   /** Defaults to `OPENAI_API_KEY`. Local servers (vLLM, Ollama) accept any non-empty key. */
   readonly apiKey?: string;
+  /** Backoff between attempts; its `maxRetries` wins over `service.maxRetries` when given. */
   readonly retry?: RetryPolicy;
   /** Ask for token usage in the stream (`stream_options.include_usage`). Some servers reject it. */
   readonly includeUsage?: boolean;
   readonly temperature?: number;
-  /** Per-request timeout of the HTTP client. */
-  readonly timeoutMs?: number;
+  /** Timeouts, streaming and retries (default {@link DEFAULT_MODEL_SERVICE}). */
+  readonly service?: Partial<ModelServiceSettings>;
 }
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -37,66 +35,81 @@ type ChatTool = OpenAI.Chat.Completions.ChatCompletionTool;
 
 /**
  * Any OpenAI-compatible Chat Completions endpoint with tool calling (OpenAI, Qwen/DashScope,
- * DeepSeek, vLLM, Ollama), through the official `openai` client. Streams text, assembles tool
- * calls from their fragments, retries 429/5xx with backoff honouring Retry-After, and stops the
- * request when the turn's signal aborts. The client is loaded on first use so merely configuring a
- * provider costs nothing at start-up.
+ * DeepSeek, vLLM, Ollama), through the official `openai` client. Streams text (or asks for whole
+ * responses), assembles tool calls from their fragments as the client's own stream helper does,
+ * bounds every attempt by the request and stream-idle timeouts, retries 429/5xx and connection
+ * errors with backoff honouring Retry-After, and drops the request on the wire when the turn's
+ * signal aborts. The client is loaded on first use, so configuring a provider costs nothing at start-up.
  */
 export class OpenAICompatibleProvider implements ModelProvider {
   readonly kind = 'openai';
   readonly model: string;
   readonly #options: OpenAICompatibleOptions;
+  readonly #service: ModelServiceSettings;
   #client: Promise<OpenAI> | undefined;
 
   constructor(options: OpenAICompatibleOptions) {
     this.model = options.model;
     this.#options = options;
+    this.#service = { ...DEFAULT_MODEL_SERVICE, ...definedOnly(options.service) };
   }
 
   forSubagent(): ModelProvider {
     return this;
   }
 
-  async *turn(request: ModelTurnRequest): AsyncIterable<ModelDelta> {
-    const client = await this.#getClient();
-    const policy = this.#options.retry ?? DEFAULT_RETRY_POLICY;
-    const where = `openai:${this.model}`;
-    const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
+  /** The endpoint requests go to (for error messages). */
+  get endpoint(): string {
+    return this.#options.baseURL ?? process.env.OPENAI_BASE_URL ?? 'https://api.openai.com/v1';
+  }
+
+  turn(request: ModelTurnRequest): AsyncIterable<ModelDelta> {
+    return this.#turn(request);
+  }
+
+  // The client is loaded before the first attempt starts its timers: loading it is not the service's time.
+  async *#turn(request: ModelTurnRequest): AsyncIterable<ModelDelta> {
+    const loaded = await this.#getClient();
+    const service = this.#service;
+    const base = {
       model: this.model,
       messages: toChatMessages(request.system, request.messages),
-      stream: true,
       ...(request.tools.length > 0 ? { tools: request.tools.map(toChatTool) } : {}),
-      ...(this.#options.includeUsage === false ? {} : { stream_options: { include_usage: true } }),
       ...(this.#options.temperature === undefined ? {} : { temperature: this.#options.temperature }),
     };
-
-    for (let attempt = 0; ; attempt++) {
-      if (request.signal.aborted) throw new InterruptedError(where);
-      let yielded = false;
-      try {
-        const stream = await client.chat.completions.create(body, { signal: request.signal });
-        const acc = new StreamAccumulator();
-        for await (const chunk of stream) {
-          const text = acc.add(chunk);
-          if (text) {
-            yielded = true;
-            yield { type: 'text_delta', text };
-          }
-        }
-        if (request.signal.aborted) throw new InterruptedError(where);
-        yield { type: 'message', message: acc.message(), usage: acc.usage() };
+    const plan = {
+      where: `openai:${this.model}`,
+      endpoint: this.endpoint,
+      service,
+      policy: this.#options.retry ?? { ...DEFAULT_RETRY_POLICY, maxRetries: service.maxRetries },
+      signal: request.signal,
+    };
+    const includeUsage = this.#options.includeUsage !== false;
+    yield* attemptTurn(plan, async function* (timers) {
+      const openai = loaded;
+      if (!service.stream) {
+        const completion = await openai.chat.completions.create(
+          { ...base, stream: false },
+          { signal: timers.signal },
+        );
+        const { message, usage } = fromCompletion(completion, plan.where);
+        if (message.text) yield { type: 'text_delta', text: message.text };
+        yield { type: 'message', message, usage };
         return;
-      } catch (err) {
-        if (request.signal.aborted || isAbort(err)) throw new InterruptedError(where);
-        const status = statusOf(err);
-        if (yielded || attempt >= policy.maxRetries || !isRetryableStatus(status)) {
-          throw new ProviderError(describe(err), { where, status, cause: err });
-        }
-        const delayMs = retryDelayMs(policy, attempt + 1, serverDelay(err));
-        yield { type: 'retry', attempt: attempt + 1, delayMs, ...(status === undefined ? {} : { status }) };
-        await abortableDelay(delayMs, request.signal, where);
       }
-    }
+      const stream = await openai.chat.completions.create(
+        { ...base, stream: true, ...(includeUsage ? { stream_options: { include_usage: true } } : {}) },
+        { signal: timers.signal },
+      );
+      timers.responded();
+      const acc = new StreamAccumulator();
+      for await (const chunk of stream) {
+        timers.activity();
+        const text = acc.add(chunk);
+        if (text) yield { type: 'text_delta', text };
+      }
+      yield { type: 'message', message: acc.message(), usage: acc.usage() };
+    });
   }
 
   #getClient(): Promise<OpenAI> {
@@ -107,14 +120,20 @@ export class OpenAICompatibleProvider implements ModelProvider {
           baseURL: this.#options.baseURL ?? process.env.OPENAI_BASE_URL ?? null,
           // Retries are ours: we decide on status, honour Retry-After and surface each retry as an event.
           maxRetries: 0,
-          ...(this.#options.timeoutMs === undefined ? {} : { timeout: this.#options.timeoutMs }),
+          // Our timers bound each attempt; the client's only backs them up.
+          timeout: this.#service.requestTimeoutMs + this.#service.streamIdleTimeoutMs,
         }),
     );
     return this.#client;
   }
 }
 
-/** Builds the final message from streamed chunks; tool-call fragments are keyed by their index. */
+/**
+ * Builds the final message from streamed chunks the way the `openai` client's own stream helper
+ * (`ChatCompletionStream`) does: tool-call fragments are keyed by their index, `arguments` are
+ * appended, while `id` and `name` are set (a server that repeats the name in every fragment
+ * still yields one name).
+ */
 class StreamAccumulator {
   #text = '';
   #finish: string | undefined;
@@ -134,7 +153,7 @@ class StreamAccumulator {
     for (const tc of choice.delta?.tool_calls ?? []) {
       const slot = this.#calls.get(tc.index) ?? { id: '', name: '', args: '' };
       if (tc.id) slot.id = tc.id;
-      if (tc.function?.name) slot.name += tc.function.name;
+      if (tc.function?.name) slot.name = tc.function.name;
       if (tc.function?.arguments) slot.args += tc.function.arguments;
       this.#calls.set(tc.index, slot);
     }
@@ -143,7 +162,7 @@ class StreamAccumulator {
     return text;
   }
 
-  message() {
+  message(): AssistantMessage {
     const toolCalls: ProposedToolCall[] = [...this.#calls.entries()]
       .sort(([a], [b]) => a - b)
       .map(([index, c]) => ({
@@ -163,14 +182,41 @@ class StreamAccumulator {
   }
 }
 
-/** Parsed JSON when the model wrote JSON; otherwise the raw text, which the gateway's schema stage refuses. */
-function parseArguments(raw: string): unknown {
-  if (raw.trim() === '') return {};
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
+/** A whole (non-streamed) completion as our message. */
+function fromCompletion(
+  completion: OpenAI.Chat.Completions.ChatCompletion,
+  where: string,
+): { message: AssistantMessage; usage: TokenUsage } {
+  const choice = completion.choices?.[0];
+  if (!choice?.message) {
+    throw new ProviderError('the model service answered without a message', {
+      where,
+      failure: 'bad_response',
+      detail: JSON.stringify(completion).slice(0, 500),
+    });
   }
+  const toolCalls: ProposedToolCall[] = (choice.message.tool_calls ?? []).flatMap((c, i) =>
+    c.type === 'function'
+      ? [
+          {
+            id: c.id || `call_${i}`,
+            name: c.function.name,
+            arguments: parseArguments(c.function.arguments ?? ''),
+          },
+        ]
+      : [],
+  );
+  return {
+    message: {
+      text: choice.message.content ?? '',
+      toolCalls,
+      ...(choice.finish_reason ? { finishReason: choice.finish_reason } : {}),
+    },
+    usage: {
+      inputTokens: completion.usage?.prompt_tokens ?? 0,
+      outputTokens: completion.usage?.completion_tokens ?? 0,
+    },
+  };
 }
 
 function toChatMessages(system: string, messages: readonly ModelMessage[]): ChatMessage[] {
@@ -208,28 +254,4 @@ function toChatTool(t: ToolDeclaration): ChatTool {
     type: 'function',
     function: { name: t.name, description: t.description, parameters: { ...t.parameters } },
   };
-}
-
-function isAbort(err: unknown): boolean {
-  return (
-    err instanceof Error &&
-    (err.name === 'AbortError' ||
-      err.name === 'APIUserAbortError' ||
-      err.constructor.name === 'APIUserAbortError')
-  );
-}
-
-function statusOf(err: unknown): number | undefined {
-  const s = (err as { status?: unknown } | null)?.status;
-  return typeof s === 'number' ? s : undefined;
-}
-
-function serverDelay(err: unknown): number | undefined {
-  const headers = (err as { headers?: unknown } | null)?.headers;
-  if (!headers || typeof (headers as Headers).get !== 'function') return undefined;
-  return retryAfterMs((name) => (headers as Headers).get(name));
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

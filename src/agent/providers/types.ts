@@ -50,7 +50,14 @@ export interface AssistantMessage {
 
 export type ModelDelta =
   | { readonly type: 'text_delta'; readonly text: string }
-  | { readonly type: 'retry'; readonly attempt: number; readonly delayMs: number; readonly status?: number }
+  | {
+      readonly type: 'retry';
+      readonly attempt: number;
+      readonly delayMs: number;
+      readonly status?: number;
+      /** What failed, in words (`the model service answered HTTP 503`, `… connection refused …`). */
+      readonly reason?: string;
+    }
   | { readonly type: 'message'; readonly message: AssistantMessage; readonly usage: TokenUsage };
 
 export interface ModelTurnRequest {

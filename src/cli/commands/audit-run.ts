@@ -1,7 +1,6 @@
-import { loadConfig } from '../../config/index.js';
 import { TwinlineError } from '../../core/index.js';
 import { gatedAuditRecord } from '../../gates/index.js';
-import { openStore } from '../../store/index.js';
+import { loadCommandConfig, openCommandStore } from './cli-config.js';
 import { CliEgress } from './cli-egress.js';
 import type { ConfigOption } from './open-runtime.js';
 
@@ -39,12 +38,9 @@ export async function runAudit(opts: AuditOptions): Promise<void> {
     }
     since = new Date(t).toISOString();
   }
-  const config = loadConfig(opts.config);
-  const url = process.env['TWINLINE_DATABASE_URL'] || config.store.url;
+  const config = loadCommandConfig(opts);
   // Only the store is needed: no tools are loaded to read the trail.
-  const store = await openStore(
-    url ? { url } : config.store.sqliteFile ? { sqliteFile: config.store.sqliteFile } : {},
-  );
+  const store = await openCommandStore(config);
   try {
     const records = await store.audit.query({
       ...(opts.tenant ? { tenant: opts.tenant } : {}),

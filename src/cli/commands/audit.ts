@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
+import { CONFIG_HELP, DATA_DIR_HELP } from './option-help.js';
 
 /** `twinline audit`: read the audit trail from the store. */
 export const auditCommand: CommandModule = {
@@ -13,7 +14,8 @@ export const auditCommand: CommandModule = {
       .option('--since <time>', 'only records at or after this ISO-8601 time')
       .option('--limit <n>', 'at most this many records', '50')
       .option('--json', 'print JSON')
-      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .option('--config <file>', CONFIG_HELP)
+      .option('--data-dir <dir>', DATA_DIR_HELP)
       .action(async (opts) => {
         const { runAudit } = await import('./audit-run.js');
         await runAudit(opts);

@@ -4,9 +4,10 @@ import {
   parseApprovalMode,
   prepareAgentCheck,
 } from '../../access/index.js';
-import { loadConfig, prebuiltOfficeDomain, type TwinlineConfig } from '../../config/index.js';
+import { configSource, loadConfig, prebuiltOfficeDomain, type TwinlineConfig } from '../../config/index.js';
 import { type Identity, TwinlineError } from '../../core/index.js';
 import type { GatewayCheck } from '../../gateway/index.js';
+import { resolveLineAllowlists } from '../../lines/line-allowlists.js';
 import {
   checkProfile,
   type EffectiveSlot,
@@ -21,6 +22,7 @@ import {
 } from '../../pipeline/index.js';
 import { declaredCapabilities } from '../../policy/index.js';
 import { IdentityDirectory, registerConfiguredTools } from '../../runtime/index.js';
+import { EXIT_ATTENTION, EXIT_FAILED, EXIT_OK } from '../exit-codes.js';
 import { writeOut } from '../write-out.js';
 import type { ConfigOption } from './open-runtime.js';
 
@@ -49,7 +51,17 @@ export interface CheckOptions extends ConfigOption {
   readonly explain?: boolean;
   /** The approval mode of a session profile (default: the folder's settings, else `default`). */
   readonly mode?: string;
+  /** `--exit-code`: the verdict as the exit code (0 allow, 1 deny, 3 review or ask). */
+  readonly exitCode?: boolean;
 }
+
+/** `check --exit-code`: each verdict's exit code (docs/cli.md, "Exit codes"). */
+export const CHECK_EXIT: Readonly<Record<string, number>> = {
+  allow: EXIT_OK,
+  deny: EXIT_FAILED,
+  review: EXIT_ATTENTION,
+  ask: EXIT_ATTENTION,
+};
 
 /** Parses `--args`; a bad value is an error naming the option, never a silent `{}`. */
 export function parseArgsOption(text: string): unknown {
@@ -76,21 +88,23 @@ export interface CheckOutcome {
 export async function checkCall(opts: CheckOptions, loaded?: TwinlineConfig): Promise<CheckOutcome> {
   const args = parseArgsOption(opts.args);
   // The office domain comes from the build-time snapshot when its YAML is unchanged.
-  const config = loaded ?? (opts.config ? loadConfig(opts.config) : (prebuiltOfficeDomain() ?? loadConfig()));
-  const line = opts.line ?? (config.lines.quick.includes(opts.tool) ? 'quick' : 'deep');
-  if (line !== 'deep' && line !== 'quick') {
-    throw new TwinlineError('cli.bad-line', `--line must be deep or quick, got ${JSON.stringify(line)}`, {
+  const source = configSource(opts.config);
+  const config = loaded ?? (source.file ? loadConfig(source.file) : (prebuiltOfficeDomain() ?? loadConfig()));
+  const asked = opts.line;
+  if (asked !== undefined && asked !== 'deep' && asked !== 'quick') {
+    throw new TwinlineError('cli.bad-line', `--line must be deep or quick, got ${JSON.stringify(asked)}`, {
       where: '--line',
     });
   }
+  // Until the tools are loaded, the line is what was asked or what names the tool exactly.
+  let line: 'deep' | 'quick' = asked ?? (config.lines.quick.includes(opts.tool) ? 'quick' : 'deep');
   const replay = opts.profile?.startsWith('review-replay:');
   const named = replay ? opts.profile!.slice('review-replay:'.length) : opts.profile;
-  const door: PipelineProfile = named
+  let door: PipelineProfile = named
     ? profileNamed(named)
     : opts.agent
       ? PROFILES['agent-session']
       : PROFILES[line === 'quick' ? 'serve.quick' : 'serve.deep'];
-  const target = replay ? reviewReplayProfile(door) : door;
   const serveLine = door.name.startsWith('serve.');
   const session = !serveLine && door.name !== 'library';
   if (opts.mode !== undefined && !parseApprovalMode(opts.mode)) {
@@ -131,14 +145,27 @@ export async function checkCall(opts: CheckOptions, loaded?: TwinlineConfig): Pr
         where: '--tool',
       });
     }
+    // The lines' allowlists as the platform expands them (names, mcp__<server>, globs).
+    const lineTools = resolveLineAllowlists(
+      config.lines,
+      registry.list().map((t) => t.name),
+      config.file,
+    );
+    if (asked === undefined && !named && !opts.agent) {
+      line = lineTools.quick.includes(opts.tool) ? 'quick' : 'deep';
+      door = PROFILES[line === 'quick' ? 'serve.quick' : 'serve.deep'];
+    }
+    const target = replay ? reviewReplayProfile(door) : door;
     const pipeline = new Pipeline({ policy: loadConfigPolicy(config, registry.list()), audit: NO_AUDIT });
     const profile = checkProfile(target);
     const lineAllow =
       door.name === 'serve.quick'
-        ? config.lines.quick
+        ? lineTools.quick
         : door.name === 'serve.readonly'
-          ? ['doc_search']
-          : config.lines.deep;
+          ? config.lines.retrieval
+            ? [config.lines.retrieval]
+            : []
+          : lineTools.deep;
     const site: GatewaySite = serveLine
       ? { tools: registry, allow: new Set(lineAllow) }
       : door.name === 'library'
@@ -194,6 +221,7 @@ export async function checkCall(opts: CheckOptions, loaded?: TwinlineConfig): Pr
 
 export async function runCheck(opts: CheckOptions): Promise<void> {
   const { identity, profile, slots, result } = await checkCall(opts);
+  if (opts.exitCode) process.exitCode = CHECK_EXIT[result.verdict] ?? EXIT_FAILED;
   if (opts.json) {
     writeOut(
       `${JSON.stringify(

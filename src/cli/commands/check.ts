@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
+import { CONFIG_HELP } from './option-help.js';
 
 /** `twinline check`: what the gateway would decide for one call, without executing it. */
 export const checkCommand: CommandModule = {
@@ -14,7 +15,7 @@ export const checkCommand: CommandModule = {
       .option('--args <json>', 'tool arguments as a JSON object', '{}')
       .option('--tenant <tenant>', 'tenant of the user (needed when the name exists in several)')
       .option('--json', 'print JSON')
-      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .option('--config <file>', CONFIG_HELP)
       .option('--line <line>', 'deep or quick: whose allowlist applies (default: the line that has the tool)')
       .option(
         '--declare <tools>',
@@ -29,6 +30,10 @@ export const checkCommand: CommandModule = {
         'the door: serve.deep|serve.quick|serve.readonly|agent-session|stream-json|host-session|library, or review-replay:<door>',
       )
       .option('--explain', 'also list the profile and every pipeline slot, on or off and why')
+      .option(
+        '--exit-code',
+        'exit 0 for allow, 1 for deny, 3 for review or ask (default: 0 whenever the check ran)',
+      )
       .option('--mode <mode>', 'approval mode of a session profile (default, plan, acceptEdits, …)')
       .option('--agent <name>', 'check as this sub-agent (definitions, settings and trust of --cwd)')
       .option('--cwd <dir>', 'project folder for --agent (default: the current folder)')

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
+import { CONFIG_HELP, DATA_DIR_HELP } from './option-help.js';
 
 /** `twinline demo`: a short scripted walkthrough through the real gateway on the office domain. */
 export const demoCommand: CommandModule = {
@@ -10,7 +11,8 @@ export const demoCommand: CommandModule = {
         'Run scripted calls for alice, mallory, carol and gina through the gateway and print each decision',
       )
       .option('--json', 'print the results as JSON')
-      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .option('--config <file>', CONFIG_HELP)
+      .option('--data-dir <dir>', DATA_DIR_HELP)
       .action(async (opts) => {
         const { runDemo } = await import('./demo-run.js');
         await runDemo(opts);

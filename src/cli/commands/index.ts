@@ -3,6 +3,7 @@ import { agentsCommand } from './agents.js';
 import { auditCommand } from './audit.js';
 import { canaryCommand } from './canary.js';
 import { checkCommand } from './check.js';
+import { completionCommand } from './completion.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
 import { evalCommand } from './eval.js';
@@ -48,4 +49,5 @@ export const COMMANDS: readonly CommandModule[] = [
   evalCommand,
   canaryCommand,
   doctorCommand,
+  completionCommand,
 ];

@@ -1,12 +1,13 @@
-import { loadConfig } from '../../config/index.js';
 import { createRuntime, type Runtime } from '../../runtime/index.js';
+import { loadCommandConfig } from './cli-config.js';
 
 /** Options every runtime-backed command accepts. */
 export interface ConfigOption {
   readonly config?: string;
+  readonly dataDir?: string;
 }
 
-/** Loads `--config` (default: the office domain) and assembles a runtime for one command. */
+/** Loads the command's config (`loadCommandConfig`) and assembles a runtime for one command. */
 export async function openRuntime(opts: ConfigOption, withStore: boolean): Promise<Runtime> {
-  return createRuntime(loadConfig(opts.config), { store: withStore });
+  return createRuntime(loadCommandConfig(opts), { store: withStore });
 }

@@ -1,14 +1,8 @@
-import { loadConfig, type TwinlineConfig } from '../../config/index.js';
 import { type Identity, TwinlineError } from '../../core/index.js';
 import { gatedReview } from '../../gates/index.js';
 import { ReviewService } from '../../review/index.js';
-import {
-  openStore,
-  REVIEW_STATUSES,
-  type ReviewItem,
-  type ReviewStatus,
-  type Store,
-} from '../../store/index.js';
+import { REVIEW_STATUSES, type ReviewItem, type ReviewStatus } from '../../store/index.js';
+import { loadCommandConfig, openCommandStore } from './cli-config.js';
 import { CliEgress } from './cli-egress.js';
 import type { ConfigOption } from './open-runtime.js';
 
@@ -27,11 +21,6 @@ export interface ReviewsDecideOptions extends CommonOptions {
   readonly note?: string;
 }
 
-async function openConfiguredStore(config: TwinlineConfig): Promise<Store> {
-  const url = process.env['TWINLINE_DATABASE_URL'] || config.store.url;
-  return openStore(url ? { url } : config.store.sqliteFile ? { sqliteFile: config.store.sqliteFile } : {});
-}
-
 export async function runReviewsList(opts: ReviewsListOptions): Promise<void> {
   const limit = Number(opts.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
@@ -48,11 +37,11 @@ export async function runReviewsList(opts: ReviewsListOptions): Promise<void> {
       where: '--status',
     });
   }
-  const config = loadConfig(opts.config);
+  const config = loadCommandConfig(opts);
   // What is printed passes the egress gate (docs/gates.md, "Gated doors").
   const egress = new CliEgress(config);
   const named = opts.viewer ? egress.namedViewer(opts.viewer, opts.tenant, '--viewer') : undefined;
-  const store = await openConfiguredStore(config);
+  const store = await openCommandStore(config);
   try {
     // listing needs no gateway; expiring first keeps "pending" honest
     const service = new ReviewService({ reviews: store.reviews });
@@ -94,7 +83,7 @@ export async function runReviewsDecide(
   id: string,
   opts: ReviewsDecideOptions,
 ): Promise<void> {
-  const config = loadConfig(opts.config);
+  const config = loadCommandConfig(opts);
   // The same code as `twinline serve` and the console: the platform's review workflow, whose
   // replay gateways run every slot of the line the call came from again, as the requester is now.
   const { createPlatform } = await import('../../platform/index.js');

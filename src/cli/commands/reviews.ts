@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
+import { CONFIG_HELP, DATA_DIR_HELP } from './option-help.js';
 
 /** `twinline reviews list|approve ID|deny ID`: the human side of the review queue. */
 export const reviewsCommand: CommandModule = {
@@ -8,7 +9,8 @@ export const reviewsCommand: CommandModule = {
     const common = (c: Command) =>
       c
         .option('--json', 'print JSON')
-        .option('--config <file>', 'twinline.config.yaml (default: the office domain)');
+        .option('--config <file>', CONFIG_HELP)
+        .option('--data-dir <dir>', DATA_DIR_HELP);
     common(
       reviews
         .command('list')

@@ -1,4 +1,4 @@
-import { ConfigError, importExternal } from '../../core/index.js';
+import { ConfigError, configSource, importExternal } from '../../core/index.js';
 import {
   type RouteDecision,
   type RouteOptions,
@@ -26,10 +26,31 @@ function decisionJson(d: RouteDecision): Record<string, unknown> {
     target: d.target,
     scores: { deep: fixed(d.scores.deep), quick: fixed(d.scores.quick) },
     rule: d.rule,
+    ...(d.routing ? { routing: d.routing } : {}),
   };
   if (d.reason) out.reason = d.reason;
   if (d.features) out.features = d.features;
   return out;
+}
+
+type Decide = (query: string, options: RouteOptions) => RouteDecision;
+
+/**
+ * The router of the config the command runs on. The built-in sample's router is the router
+ * module's own default (the shipped office model and rules), so it needs no config loaded; any
+ * other config's `router` section is built as `serve` builds it, and a rules-only router says so.
+ */
+async function routerFor(opts: RouteCliOptions): Promise<Decide> {
+  const source = configSource(opts.config);
+  if (!source.file) return route;
+  const [{ loadConfig }, { createConfiguredRouter }] = await Promise.all([
+    import('../../config/index.js'),
+    import('../../router/index.js'),
+  ]);
+  const config = loadConfig(source.file);
+  const router = createConfiguredRouter(config.router, `${config.file}: router`);
+  if (router.notice) process.stderr.write(`twinline: ${router.notice}\n`);
+  return (query, options) => router.route(query, options);
 }
 
 /** Runs `twinline route` once the router is loaded. */
@@ -38,25 +59,26 @@ export async function runRoute(request: string | undefined, opts: RouteCliOption
   if (opts.model !== undefined) options.model = readRouterModel(opts.model);
   const threshold = parseThreshold(opts.threshold);
   if (threshold !== undefined) options.threshold = threshold;
+  const decide = await routerFor(opts);
   if (opts.jsonl) {
     if (request !== undefined)
       throw new ConfigError('cli_route_args', '--jsonl reads stdin; do not pass a request too', {
         where: 'twinline route',
       });
-    await routeJsonl(options);
+    await routeJsonl(options, decide);
     return;
   }
   if (request === undefined)
     throw new ConfigError('cli_route_args', 'give a request, or --jsonl to read stdin', {
       where: 'twinline route',
     });
-  const d = route(request, options);
+  const d = decide(request, options);
   if (opts.json) {
     writeOut(`${JSON.stringify(decisionJson(d))}\n`);
     return;
   }
   writeOut(
-    `${d.target}  deep=${d.scores.deep.toFixed(3)} quick=${d.scores.quick.toFixed(3)}  rule=${d.rule ?? '-'}\n${
+    `${d.target}  deep=${d.scores.deep.toFixed(3)} quick=${d.scores.quick.toFixed(3)}  rule=${d.rule ?? '-'}${d.routing ? `  routing=${d.routing}` : ''}\n${
       d.features ? `${JSON.stringify(d.features, null, 2)}\n` : ''
     }`,
   );
@@ -66,7 +88,7 @@ export async function runRoute(request: string | undefined, opts: RouteCliOption
  * One decision per input line. A bad line yields an error line naming its number and the stream
  * carries on: one malformed record must not cost the rest of a batch.
  */
-async function routeJsonl(options: RouteOptions & { model?: RouterModel }): Promise<void> {
+async function routeJsonl(options: RouteOptions, decide: Decide): Promise<void> {
   // only --jsonl reads lines: a one-shot run does not load readline
   const { createInterface } = await importExternal<typeof import('node:readline')>('node:readline');
   const lines = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
@@ -101,7 +123,7 @@ async function routeJsonl(options: RouteOptions & { model?: RouterModel }): Prom
       );
       continue;
     }
-    out.push(`${JSON.stringify({ id: r.id, ...decisionJson(route(r.query, options)) })}\n`);
+    out.push(`${JSON.stringify({ id: r.id, ...decisionJson(decide(r.query, options)) })}\n`);
     if (out.length >= 256) flush();
   }
   flush();

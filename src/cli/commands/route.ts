@@ -1,9 +1,11 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
+import { CONFIG_HELP } from './option-help.js';
 
 /**
  * `twinline route "<request>" [--json]` and `twinline route --jsonl`: which line would serve a
- * request. Imports only the router, so it starts fast.
+ * request, by the config's router (its rules, and its model when it names one). The built-in
+ * sample imports only the router, so it starts fast.
  */
 export const routeCommand: CommandModule = {
   register(program: Command) {
@@ -19,6 +21,7 @@ export const routeCommand: CommandModule = {
         '--model <file>',
         'router weights to use (from `twinline router train`) instead of the shipped ones',
       )
+      .option('--config <file>', CONFIG_HELP)
       .action(async (request: string | undefined, opts: RouteCliOptions) => {
         const { runRoute } = await import('./route-run.js');
         await runRoute(request, opts);
@@ -32,4 +35,5 @@ export interface RouteCliOptions {
   threshold?: string;
   explain?: boolean;
   model?: string;
+  config?: string;
 }

@@ -15,14 +15,17 @@ import {
   DEFAULT_LIMITS,
   type GatedAgentEvent,
   type ModelProvider,
+  modelFailureSentence,
   NoProviderError,
+  parseProviderSpec,
   type RunStatus,
 } from '../../agent/index.js';
-import { egressSettings, loadConfig, type TwinlineConfig } from '../../config/index.js';
+import { egressSettings, type TwinlineConfig } from '../../config/index.js';
 import { type Identity, TwinlineError } from '../../core/index.js';
 import { Egress } from '../../gates/index.js';
 import { declaredCapabilities } from '../../policy/index.js';
 import { createRuntime } from '../../runtime/index.js';
+import { dataFolderLine, loadCommandConfig } from './cli-config.js';
 
 export interface RunAgentOptions {
   readonly user: string;
@@ -34,6 +37,7 @@ export interface RunAgentOptions {
   readonly maxTurns?: number;
   readonly json?: boolean;
   readonly config?: string;
+  readonly dataDir?: string;
 }
 
 /** Exit codes: 0 answered, 1 stopped or failed, 3 no model (degraded answer), 130 interrupted. */
@@ -89,18 +93,27 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
   if (opts.maxTurns !== undefined && !(opts.maxTurns > 0)) {
     throw new TwinlineError('cli.bad-max-turns', 'must be a positive integer', { where: '--max-turns' });
   }
-  // Resolve the model first so a bad --model fails before anything is opened.
+  // Check the model spec first so a bad --model fails before anything is opened.
+  const spec = opts.model ?? process.env.TWINLINE_MODEL;
+  if (spec?.trim()) parseProviderSpec(spec);
+  const config = loadCommandConfig(opts);
   let provider: ModelProvider | undefined;
   try {
-    provider = createProvider(opts.model);
+    provider = createProvider({
+      ...(opts.model ? { model: opts.model } : {}),
+      ...(config.model ? { service: config.model } : {}),
+    });
   } catch (err) {
     if (!(err instanceof NoProviderError)) throw err;
   }
-  const config = loadConfig(opts.config);
   let out = (line: string) => {
     process.stdout.write(`${line}\n`);
   };
-  if (!provider) return degraded(config, request, opts, out);
+  if (!opts.json) out(dataFolderLine(config));
+  if (!provider)
+    return degraded(config, request, opts, out, {
+      reason: 'no model is configured (set --model or TWINLINE_MODEL)',
+    });
   const rt = await createRuntime(config, { profile: 'agent-session' });
   const registry = rt.registry;
   try {
@@ -159,7 +172,16 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
       gated.end();
       const result = await handle.result;
       await session.close();
-      return gated.blocked ? EXIT_OUTPUT_BLOCKED : EXIT[result.status];
+      if (gated.blocked) return EXIT_OUTPUT_BLOCKED;
+      const failure = result.error?.failure;
+      if (failure) {
+        // The model service failed: the degraded path, as on every other door (a ticket is filed).
+        return degraded(config, request, opts, out, {
+          reason: modelFailureSentence(failure),
+          detail: `${result.error?.message ?? ''}${result.error?.detail ? `: ${result.error.detail}` : ''}`,
+        });
+      }
+      return EXIT[result.status];
     } finally {
       process.removeListener('SIGINT', onSigint);
       // The stdout listener stays: an EPIPE can surface after the last write of a one-shot run.
@@ -169,14 +191,18 @@ export async function runAgentRequest(request: string, opts: RunAgentOptions): P
   }
 }
 
-/** No model: the platform's own read-only line answers (the serve.readonly profile), with a ticket. */
+/**
+ * No model, or the model service failed: the platform's own read-only line answers (the
+ * serve.readonly profile), with a ticket holding what the service said.
+ */
 async function degraded(
   config: TwinlineConfig,
   request: string,
   opts: RunAgentOptions,
   out: (line: string) => void,
+  why: { reason: string; detail?: string },
 ): Promise<number> {
-  const reason = 'no model is configured (set --model or TWINLINE_MODEL)';
+  const reason = why.reason;
   // Loaded only here: the platform is the degraded path's, not the agent run's.
   const { createPlatform } = await import('../../platform/index.js');
   const platform = await createPlatform(config);
@@ -186,7 +212,8 @@ async function degraded(
     const sessionId = `cli-run-${randomUUID()}`;
     const raw = await platform.readonlyLine.answer(identity, request, {
       sessionId,
-      degradedReason: 'no model configured',
+      degradedReason: why.detail ? reason : 'no model configured',
+      ...(why.detail ? { degradedDetail: why.detail } : {}),
     });
     // What the terminal shows passes the egress gate for this user (docs/gates.md, "Gated doors").
     const gate = platform.egress.for({ viewer: identity, sessionId, channel: 'cli' });
@@ -244,7 +271,9 @@ export function progressPrinter(out: (line: string) => void): (e: GatedAgentEven
         out(`${who}✉ ${e.from} → ${e.to}: ${e.text}`);
         return;
       case 'retry':
-        out(`${who}  model busy${e.status ? ` (${e.status})` : ''}; retrying in ${e.delayMs} ms`);
+        out(
+          `${who}  model request failed (${e.reason ?? (e.status ? `HTTP ${e.status}` : 'no response')}); retry ${e.attempt} in ${e.delayMs} ms`,
+        );
         return;
       case 'error':
         out(`${who}! ${e.code}: ${e.message}`);

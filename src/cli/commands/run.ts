@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
+import { CONFIG_HELP, DATA_DIR_HELP } from './option-help.js';
 
 /** `twinline run "<request>"`: one request end to end through the agent loop and the gateway. */
 export const runCommand: CommandModule = {
@@ -21,7 +22,8 @@ export const runCommand: CommandModule = {
       )
       .option('--max-turns <n>', 'model turns before the run stops', (v) => Number.parseInt(v, 10))
       .option('--json', 'print every event as one JSON line')
-      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .option('--config <file>', CONFIG_HELP)
+      .option('--data-dir <dir>', DATA_DIR_HELP)
       .action(async (request: string, opts) => {
         const { runAgentRequest } = await import('./run-agent.js');
         process.exitCode = await runAgentRequest(request, opts);

@@ -1,9 +1,10 @@
-import { ConfigError, importExternal } from '../../core/index.js';
+import { ConfigError, configSource, importExternal } from '../../core/index.js';
 import {
   CHANNELS,
   type Channel,
   createGuardClient,
   type GuardClient,
+  type ScanOptions,
   type ScanResult,
   scanText,
   scanWithGuard,
@@ -48,12 +49,13 @@ async function resultJson(
   text: string,
   channel: Channel,
   parts: Parts,
+  configured: Pick<ScanOptions, 'thresholds'>,
   guard?: GuardClient,
 ): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   if (parts !== 'pii') {
-    const guarded = guard ? await scanWithGuard(text, guard, { channel }) : undefined;
-    const r: ScanResult = guarded ?? scanText(text, { channel });
+    const guarded = guard ? await scanWithGuard(text, guard, { ...configured, channel }) : undefined;
+    const r: ScanResult = guarded ?? scanText(text, { ...configured, channel });
     out.verdict = r.verdict;
     out.score = r.score;
     out.findings = r.findings.map((f) => ({
@@ -93,7 +95,20 @@ function guardOf(opts: ScanCliOptions): GuardClient | undefined {
   });
 }
 
-async function scanJsonl(parts: Parts, guard?: GuardClient): Promise<void> {
+/** The config's input-gate cut-offs; the built-in sample has none (the defaults), so loads nothing. */
+async function thresholdsFor(opts: ScanCliOptions): Promise<Pick<ScanOptions, 'thresholds'>> {
+  const source = configSource(opts.config);
+  if (!source.file) return {};
+  const { loadConfig } = await import('../../config/index.js');
+  const thresholds = loadConfig(source.file).inputGate?.thresholds;
+  return thresholds ? { thresholds } : {};
+}
+
+async function scanJsonl(
+  parts: Parts,
+  configured: Pick<ScanOptions, 'thresholds'>,
+  guard?: GuardClient,
+): Promise<void> {
   // only --jsonl reads lines: a one-shot run does not load readline
   const { createInterface } = await importExternal<typeof import('node:readline')>('node:readline');
   const rl = createInterface({ input: process.stdin, crlfDelay: Number.POSITIVE_INFINITY });
@@ -109,7 +124,7 @@ async function scanJsonl(parts: Parts, guard?: GuardClient): Promise<void> {
       if (typeof rec.text !== 'string') throw new Error('"text" must be a string');
       const channel = parseChannel(rec.channel, `stdin line ${line}`);
       process.stdout.write(
-        `${JSON.stringify({ id: rec.id ?? null, ...(await resultJson(rec.text, channel, parts, guard)) })}\n`,
+        `${JSON.stringify({ id: rec.id ?? null, ...(await resultJson(rec.text, channel, parts, configured, guard)) })}\n`,
       );
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
@@ -124,24 +139,25 @@ async function scanJsonl(parts: Parts, guard?: GuardClient): Promise<void> {
 export async function runScan(text: string | undefined, opts: ScanCliOptions): Promise<void> {
   const parts = partsOf(opts);
   const guard = guardOf(opts);
+  const configured = await thresholdsFor(opts);
   if (opts.jsonl) {
     if (text !== undefined)
       throw new ConfigError('cli_scan_args', '--jsonl reads stdin; do not pass text too', {
         where: 'twinline scan',
       });
-    await scanJsonl(parts, guard);
+    await scanJsonl(parts, configured, guard);
     return;
   }
   const channel = parseChannel(opts.channel, 'twinline scan --channel');
   const input = text ?? (await readStdin());
   if (opts.json) {
-    writeOut(`${JSON.stringify(await resultJson(input, channel, parts, guard))}\n`);
+    writeOut(`${JSON.stringify(await resultJson(input, channel, parts, configured, guard))}\n`);
     return;
   }
   const lines: string[] = [];
   if (parts !== 'pii') {
-    const guarded = guard ? await scanWithGuard(input, guard, { channel }) : undefined;
-    const r: ScanResult = guarded ?? scanText(input, { channel });
+    const guarded = guard ? await scanWithGuard(input, guard, { ...configured, channel }) : undefined;
+    const r: ScanResult = guarded ?? scanText(input, { ...configured, channel });
     lines.push(`${r.verdict} (score ${r.score})`);
     if (guarded)
       lines.push(

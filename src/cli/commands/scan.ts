@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
+import { CONFIG_HELP } from './option-help.js';
 
 /**
  * `twinline scan [--json] [TEXT]` and `twinline scan --jsonl`: prompt-injection scan of text, with
@@ -32,6 +33,7 @@ export const scanCommand: CommandModule = {
         'give up on the guard after this long; the embedded scorer answers',
         '800',
       )
+      .option('--config <file>', `${CONFIG_HELP}: its inputGate cut-offs`)
       .action(async (text: string | undefined, opts: ScanCliOptions) => {
         const { runScan } = await import('./scan-run.js');
         await runScan(text, opts);
@@ -49,4 +51,5 @@ export interface ScanCliOptions {
   guardModel?: string;
   guardFormat?: string;
   guardTimeout?: string;
+  config?: string;
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
+import { CONFIG_HELP, DATA_DIR_HELP } from './option-help.js';
 
 interface TasksOptions {
   readonly json?: boolean;
@@ -7,11 +8,13 @@ interface TasksOptions {
   readonly status?: string;
   readonly limit: string;
   readonly config?: string;
+  readonly dataDir?: string;
   readonly viewer?: string;
 }
 interface TaskShowOptions {
   readonly json?: boolean;
   readonly config?: string;
+  readonly dataDir?: string;
   readonly watch?: boolean;
   readonly interval: string;
   readonly viewer?: string;
@@ -30,7 +33,8 @@ export const tasksCommand: CommandModule = {
       .option('--tenant <tenant>', 'only this tenant')
       .option('--status <status>', 'queued | planning | running | awaiting_review | completed | failed | …')
       .option('--limit <n>', 'at most this many', '50')
-      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .option('--config <file>', CONFIG_HELP)
+      .option('--data-dir <dir>', DATA_DIR_HELP)
       .option('--viewer <user>', VIEWER_HELP)
       .action(async (opts: TasksOptions) => {
         await listTasks(opts);
@@ -41,7 +45,8 @@ export const tasksCommand: CommandModule = {
       .option('--json', 'print JSON')
       .option('--watch', 'redraw until the task ends')
       .option('--interval <ms>', 'refresh period with --watch', '1000')
-      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .option('--config <file>', CONFIG_HELP)
+      .option('--data-dir <dir>', DATA_DIR_HELP)
       .option('--viewer <user>', VIEWER_HELP)
       .action(async (id: string, _opts: TaskShowOptions, cmd: Command) => {
         // `--json` and `--config` may be parsed by the parent `tasks` command: merge them in.
@@ -60,23 +65,23 @@ const FINAL = new Set(['completed', 'failed', 'cancelled', 'denied']);
 // The store (and its database driver) is imported only when the command runs.
 async function openTaskStore(
   configFile: string | undefined,
+  dataDir: string | undefined,
   viewer: string | undefined,
   viewerTenant: string | undefined,
 ): Promise<{ store: Store; gateFor: (task: TaskRecord) => EgressGate }> {
-  const [{ loadConfig }, { openStore }, { CliEgress }] = await Promise.all([
-    import('../../config/index.js'),
-    import('../../store/index.js'),
+  const [{ loadCommandConfig, openCommandStore }, { CliEgress }] = await Promise.all([
+    import('./cli-config.js'),
     import('./cli-egress.js'),
   ]);
-  const config = loadConfig(configFile);
+  const config = loadCommandConfig({
+    ...(configFile ? { config: configFile } : {}),
+    ...(dataDir ? { dataDir } : {}),
+  });
   // What is printed passes the egress gate (docs/gates.md, "Gated doors").
   const egress = new CliEgress(config);
   const named = viewer ? egress.namedViewer(viewer, viewerTenant, '--viewer') : undefined;
   const gateFor = (task: TaskRecord) => egress.gate(named ?? egress.viewer(task.tenant, task.user), task.id);
-  const url = process.env['TWINLINE_DATABASE_URL'] || config.store.url;
-  const store = await openStore(
-    url ? { url } : config.store.sqliteFile ? { sqliteFile: config.store.sqliteFile } : {},
-  );
+  const store = await openCommandStore(config);
   return { store, gateFor };
 }
 
@@ -92,7 +97,7 @@ async function listTasks(opts: TasksOptions): Promise<void> {
       },
     );
   }
-  const { store, gateFor } = await openTaskStore(opts.config, opts.viewer, opts.tenant);
+  const { store, gateFor } = await openTaskStore(opts.config, opts.dataDir, opts.viewer, opts.tenant);
   try {
     const tasks = await store.admin.tasks.listTasks({
       ...(opts.tenant ? { tenant: opts.tenant } : {}),
@@ -120,7 +125,7 @@ async function listTasks(opts: TasksOptions): Promise<void> {
 }
 
 async function showTask(id: string, opts: TaskShowOptions): Promise<void> {
-  const { store, gateFor } = await openTaskStore(opts.config, opts.viewer, undefined);
+  const { store, gateFor } = await openTaskStore(opts.config, opts.dataDir, opts.viewer, undefined);
   try {
     const interval = Math.max(100, Number(opts.interval) || 1000);
     for (;;) {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandModule } from './index.js';
+import { CONFIG_HELP } from './option-help.js';
 
 /** `twinline tools`: the registered tool manifests. */
 export const toolsCommand: CommandModule = {
@@ -8,7 +9,7 @@ export const toolsCommand: CommandModule = {
       .command('tools')
       .description('List the registered tools (with --json: full manifests including JSON Schema)')
       .option('--json', 'print the manifests as JSON')
-      .option('--config <file>', 'twinline.config.yaml (default: the office domain)')
+      .option('--config <file>', CONFIG_HELP)
       .action(async (opts) => {
         const { runTools } = await import('./tools-run.js');
         await runTools(opts);

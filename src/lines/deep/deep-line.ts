@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { modelFailureSentence, ProviderError } from '../../agent/index.js';
 import type { Identity } from '../../core/index.js';
 import type { CallContext, GatewayResult, ToolCall } from '../../gateway/index.js';
 import { declaredCapabilities, ShingleLedger } from '../../policy/index.js';
@@ -40,6 +41,15 @@ export interface DeepLineDeps {
    * already settled (a reviewer was faster than the task could park) continues at once.
    */
   readonly reviewOutcome?: (tenant: string, reviewId: string) => Promise<EndedReview | undefined>;
+  /**
+   * The degraded path, for a plan the model service could not give (down, timing out, errors):
+   * a retrieval answer and a ticket. Without it such a task just fails.
+   */
+  readonly degrade?: (
+    identity: Identity,
+    request: string,
+    failure: { sessionId: string; reason: string; detail?: string },
+  ) => Promise<{ text: string; ticketId?: string }>;
 }
 
 /** Task state kept beside the plan, so a restart knows where the conversation stood. */
@@ -61,6 +71,8 @@ export interface DeepRunResult {
   readonly text: string;
   readonly executed: readonly string[];
   readonly denied: readonly string[];
+  /** The ticket of a task answered on the degraded path. */
+  readonly ticketId?: string;
 }
 
 /** How often a task may be replanned after failures. */
@@ -202,10 +214,21 @@ export class DeepLine {
         state = { ...state, plannerTurns: state.plannerTurns + 1 };
         plan = parsePlan(answer);
       } catch (err) {
+        if (err instanceof ProviderError && this.deps.degrade) {
+          const answer = await this.deps.degrade(identity, task.request, {
+            sessionId: state.sessionId,
+            reason: modelFailureSentence(err.failure),
+            detail: `${err.message}${err.detail ? `: ${err.detail}` : ''}`,
+          });
+          const ended = await this.#end(tasks, task, state, 'degraded', answer.text);
+          return { ...ended, ...(answer.ticketId ? { ticketId: answer.ticketId } : {}) };
+        }
         const why =
           err instanceof PlanFormatError
             ? `The planner's plan was unusable: ${err.message}`
-            : (err as Error).message;
+            : err instanceof ProviderError
+              ? `The task could not be planned: ${modelFailureSentence(err.failure)}.`
+              : (err as Error).message;
         return this.#end(tasks, task, state, 'failed', why);
       }
       // The declaration is fixed now, before any tool output is read, and only with what the

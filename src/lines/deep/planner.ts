@@ -34,21 +34,30 @@ export interface PlannerPort {
   ): Promise<string>;
 }
 
+/** The planner's role when the domain's config names none (`prompts.planner`). */
+export const DEFAULT_PLANNER_ROLE = 'You plan multi-step analysis tasks for an assistant.';
+
+/** The composer's instructions when the domain's config names none (`prompts.composer`). */
+export const DEFAULT_COMPOSER_PROMPT =
+  'You write the final answer of an analysis task from the step summaries you are given. Be concise; cite the steps.';
+
+/** The domain's own role lines for the deep line's prompts (the plan format stays fixed). */
+export interface DeepPrompts {
+  readonly planner?: string;
+  readonly composer?: string;
+}
+
 // Role and output format only: no permission rule lives in a prompt (seed 004 §3.4).
-const PLANNER_SYSTEM = [
-  'You plan multi-step analysis tasks for an office assistant.',
+const PLAN_FORMAT = [
   'Answer with JSON only: {"goal": string, "capabilities": [tool names of high-risk tools the plan needs],',
   '"steps": [{"goal": string, "tool": string, "args": object, "expected": string}]}.',
   'Use only the tools listed. Dates are ISO-8601.',
 ].join('\n');
 
-const COMPOSER_SYSTEM =
-  'You write the final answer of an analysis task from the step summaries you are given. Be concise; cite the steps.';
-
 /** The prompt messages of a planning turn (exported so benchmarks can measure context size). */
-export function plannerMessages(request: string, now: Date) {
+export function plannerMessages(request: string, now: Date, role: string = DEFAULT_PLANNER_ROLE) {
   return {
-    system: `${PLANNER_SYSTEM}\nCurrent time: ${now.toISOString()}`,
+    system: `${role}\n${PLAN_FORMAT}\nCurrent time: ${now.toISOString()}`,
     messages: [{ role: 'user' as const, content: request }],
   };
 }
@@ -77,9 +86,14 @@ export function reviserMessages(
 }
 
 /** The prompt of the composing turn: the request and one summary line per step. */
-export function composerMessages(request: string, plan: Plan, summaries: readonly string[]) {
+export function composerMessages(
+  request: string,
+  plan: Plan,
+  summaries: readonly string[],
+  system: string = DEFAULT_COMPOSER_PROMPT,
+) {
   return {
-    system: COMPOSER_SYSTEM,
+    system,
     messages: [
       {
         role: 'user' as const,
@@ -100,6 +114,7 @@ export class ModelPlanner implements PlannerPort {
   constructor(
     private readonly provider: ModelProvider,
     private readonly now: () => Date = () => new Date(),
+    private readonly prompts: DeepPrompts = {},
   ) {}
 
   async plan(
@@ -109,7 +124,7 @@ export class ModelPlanner implements PlannerPort {
     signal?: AbortSignal,
   ): Promise<string> {
     await this.#seek(consumed, signal);
-    const { system, messages } = plannerMessages(request, this.now());
+    const { system, messages } = plannerMessages(request, this.now(), this.prompts.planner);
     return this.#text(system, messages, tools.map(declare), signal);
   }
 
@@ -134,7 +149,7 @@ export class ModelPlanner implements PlannerPort {
     signal?: AbortSignal,
   ) {
     await this.#seek(consumed, signal);
-    const { system, messages } = composerMessages(request, plan, summaries);
+    const { system, messages } = composerMessages(request, plan, summaries, this.prompts.composer);
     return this.#text(system, messages, [], signal);
   }
 

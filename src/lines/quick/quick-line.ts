@@ -1,4 +1,11 @@
-import type { AgentAccess, AgentEvent, ModelProvider, ToolCatalog, ToolInvoker } from '../../agent/index.js';
+import type {
+  AgentAccess,
+  AgentEvent,
+  ModelFailure,
+  ModelProvider,
+  ToolCatalog,
+  ToolInvoker,
+} from '../../agent/index.js';
 import { AgentSession } from '../../agent/index.js';
 import type { Identity } from '../../core/index.js';
 import type { Approver, ThirdPartyTextLedger } from '../../gateway/index.js';
@@ -18,6 +25,8 @@ export interface QuickLineDeps {
   readonly maxTurns?: number;
   /** The context bus as lines use it: the prompt gets recent summaries, writes publish a fact. */
   readonly context?: RecentSummaries;
+  /** The domain's system prompt (`prompts.quick`); default {@link DEFAULT_QUICK_PROMPT}. */
+  readonly systemPrompt?: string;
 }
 
 export interface QuickRunResult {
@@ -25,11 +34,21 @@ export interface QuickRunResult {
   readonly text: string;
   readonly executed: readonly string[];
   readonly denied: readonly string[];
+  /** The model service failed during the run (the dispatcher then answers on the degraded path). */
+  readonly modelFailure?: ModelFailureInfo;
 }
 
-// Role, style and the clock only: no permission lives in a prompt (seed 004 §3.4).
-const QUICK_SYSTEM =
-  'You are an office assistant for short tasks (1-3 tool calls). Use exact ISO-8601 times. Answer briefly.';
+/** A model-service failure as the lines pass it on: how, our words, and what the service said. */
+export interface ModelFailureInfo {
+  readonly failure: ModelFailure;
+  readonly message: string;
+  readonly detail?: string;
+}
+
+// Role, style and the clock only: no permission lives in a prompt (seed 004 §3.4). The domain's
+// own role and style come from its config (`prompts.quick`).
+export const DEFAULT_QUICK_PROMPT =
+  'You are an assistant for short tasks (1-3 tool calls). Use exact ISO-8601 times. Answer briefly.';
 
 /** The agent events a quick run's outcome and its write summaries are made from. */
 const QUICK_OUTCOME_EVENTS: readonly AgentEvent['type'][] = ['decision', 'tool_proposed'];
@@ -69,7 +88,7 @@ export class QuickLine {
       sessionId: options.sessionId,
       domain: 'quick',
       approvalMode: 'default',
-      systemPrompt: quickSystemPrompt(now, recent),
+      systemPrompt: quickSystemPrompt(now, recent, this.deps.systemPrompt),
       limits: { maxTurns: this.deps.maxTurns ?? 4 },
       ...(options.approver ? { approver: options.approver } : {}),
       thirdPartyText: ledger,
@@ -92,7 +111,18 @@ export class QuickLine {
       const result = await session.run(request, { stream: false }).result;
       // Summaries are best-effort: a bus outage never fails a write that already happened.
       await this.#publishWrites(identity, events).catch(() => {});
-      return outcomeOf(events, result.text, result.status);
+      const outcome = outcomeOf(events, result.text, result.status);
+      const failure = result.error?.failure;
+      return failure && result.error
+        ? {
+            ...outcome,
+            modelFailure: {
+              failure,
+              message: result.error.message,
+              ...(result.error.detail ? { detail: result.error.detail } : {}),
+            },
+          }
+        : outcome;
     } finally {
       options.signal?.removeEventListener('abort', abort);
       off();
@@ -133,8 +163,8 @@ export class QuickLine {
 }
 
 /** The quick line's system prompt: role, the current time and the user's recent summaries. */
-export function quickSystemPrompt(now: Date, recent = ''): string {
-  return `${QUICK_SYSTEM}\nCurrent time: ${now.toISOString()}${recent ? `\n${recent}` : ''}`;
+export function quickSystemPrompt(now: Date, recent = '', role = DEFAULT_QUICK_PROMPT): string {
+  return `${role}\nCurrent time: ${now.toISOString()}${recent ? `\n${recent}` : ''}`;
 }
 
 function idRefs(args: unknown): string[] {

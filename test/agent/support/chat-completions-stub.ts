@@ -1,9 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One scripted reply of the stub: an SSE stream of chunks, an error status, or a held stream. */
+/**
+ * One scripted reply of the stub: an SSE stream of chunks (held open after them with `hold`), an
+ * error status, a whole JSON completion (non-streaming), or `hang`: headers never sent.
+ */
 export type StubReply =
   | { readonly kind: 'stream'; readonly chunks: readonly Record<string, unknown>[]; readonly hold?: boolean }
+  | { readonly kind: 'json'; readonly body: Record<string, unknown> }
+  | { readonly kind: 'hang' }
   | {
       readonly kind: 'status';
       readonly status: number;
@@ -63,6 +68,15 @@ export class ChatCompletionsStub {
     if (!reply) {
       res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: 'stub has no reply left' } }));
+      return;
+    }
+    if (reply.kind === 'hang') {
+      res.on('close', () => this.#onClientClose?.());
+      return;
+    }
+    if (reply.kind === 'json') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(reply.body));
       return;
     }
     if (reply.kind === 'status') {
