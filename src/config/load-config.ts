@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, type Identity } from '../core/index.js';
+import { ConfigError, type DataLevel, type Identity } from '../core/index.js';
 import type { PolicyDocument } from '../policy/index.js';
 import { type ConfigFile, configSchemas, type RolesFile } from './schema.js';
 import { loadYamlFile } from './yaml-file.js';
@@ -33,6 +33,8 @@ export interface TwinlineConfig {
   readonly mcpServers: Readonly<Record<string, ConfigFile['mcpServers'][string]>>;
   /** How text leaves (`egress` in the file; docs/gates.md, "Egress"). */
   readonly egress?: EgressConfig;
+  /** The decision log's settings (`audit` in the file; docs/operations.md, "Decision log"). */
+  readonly audit?: { readonly dataLevel: DataLevel };
 }
 
 /** The `egress` section of `twinline.config.yaml`. */
@@ -113,6 +115,7 @@ export function loadConfig(path?: string): TwinlineConfig {
       ]),
     ),
     ...(raw.egress ? { egress: raw.egress } : {}),
+    ...(raw.audit ? { audit: raw.audit } : {}),
   };
 }
 

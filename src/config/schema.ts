@@ -54,6 +54,8 @@ function buildConfigSchemas() {
     mcpServers: z.record(name, mcpServerSchema(name)).default({}),
     /** How text leaves (docs/gates.md, "Egress"). */
     egress: egressSchema().optional(),
+    /** The decision log (docs/operations.md, "Decision log"): the level its arguments are redacted for. */
+    audit: z.strictObject({ dataLevel: z.enum(DATA_LEVELS) }).optional(),
   });
 
   const attributeValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);

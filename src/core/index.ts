@@ -1,6 +1,6 @@
 export { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from './bundle-artifacts.js';
 export { canonicalJson, hashCanonical, sha256Hex } from './canonical.js';
-export { decide, type StageDecision, type Verdict } from './decision.js';
+export { type DecidedBy, decide, decidedBy, type StageDecision, type Verdict } from './decision.js';
 export { ConfigError, TwinlineError } from './errors.js';
 export { importExternal, type ModuleImporter, setExternalImporter } from './external-import.js';
 export {
@@ -34,6 +34,18 @@ export {
   type ToolPermissions,
   type ToolSpec,
 } from './tool-manifest.js';
+export type {
+  CallObservation,
+  GatewayObserver,
+  ObservedCallEnd,
+  SpanAttributes,
+  SpanAttributeValue,
+  SpanKindName,
+  SpanPort,
+  SpanStart,
+  StageObservation,
+  TracerPort,
+} from './telemetry-port.js';
 export { maskUuids, uuidSpans } from './uuid-mask.js';
 export { uuidV7 } from './uuid-v7.js';
 export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';

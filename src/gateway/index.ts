@@ -14,6 +14,7 @@ export {
   validateArgs,
 } from './stages/index.js';
 export {
+  type AuditArguments,
   type GatewayCheck,
   type ReviewReplay,
   ToolGateway,

@@ -1,5 +1,8 @@
 import {
+  type CallObservation,
   decide,
+  decidedBy,
+  type GatewayObserver,
   hashCanonical,
   type Identity,
   type StageDecision,
@@ -45,6 +48,19 @@ export interface ToolGatewayOptions {
   readonly reviewTtlMs?: number;
   /** A gateway that may only `check` (dry run): `invoke` throws, since nothing could be audited. */
   readonly dryRunOnly?: boolean;
+  /** Sees every attempted call, stage by stage (spans, metrics); absent costs nothing. */
+  readonly observer?: GatewayObserver;
+  /**
+   * The arguments as the audit keeps them beside their hash (redacted by the tool's tags at the
+   * audit's data level); absent: the audit keeps the hash only.
+   */
+  readonly auditArgs?: (tool: ToolSpec, args: unknown) => AuditArguments | undefined;
+}
+
+/** Arguments as the decision log records them, and the data level they were redacted for. */
+export interface AuditArguments {
+  readonly args: unknown;
+  readonly level: string;
 }
 
 /** The verdict of a dry run: what the gateway would decide, without executing or auditing. */
@@ -112,6 +128,10 @@ export class ToolGateway {
   readonly #approvalTimeoutMs: number;
   readonly #reviewTtlMs: number;
   readonly #dryRunOnly: boolean;
+  readonly #observer: GatewayObserver | undefined;
+  readonly #auditArgs: ToolGatewayOptions['auditArgs'];
+  /** Calls this gateway made to run an approved review, and the review each one runs. */
+  readonly #replays = new WeakMap<ToolCall, string>();
 
   constructor(options: ToolGatewayOptions) {
     this.#tools = options.tools;
@@ -122,6 +142,8 @@ export class ToolGateway {
     this.#approvalTimeoutMs = options.approvalTimeoutMs ?? 60_000;
     this.#reviewTtlMs = options.reviewTtlMs ?? 24 * 3600_000;
     this.#dryRunOnly = options.dryRunOnly ?? false;
+    this.#observer = options.observer;
+    this.#auditArgs = options.auditArgs;
   }
 
   /** Decides, executes when every stage allows, audits, and tells the model what happened. */
@@ -192,6 +214,7 @@ export class ToolGateway {
       declaredCapabilities: [review.tool],
     };
     const call: ToolCall = { id: `review-${review.id}`, name: review.tool, arguments: review.args };
+    this.#replays.set(call, review.id);
     const started = performance.now();
     const time = new Date();
     const lead = replay.approval ? [replay.approval] : [];
@@ -253,7 +276,21 @@ export class ToolGateway {
     });
   }
 
-  async #attempt(call: ToolCall, ctx: CallContext, opts: RunOptions): Promise<GatewayResult> {
+  #attempt(call: ToolCall, ctx: CallContext, opts: RunOptions): Promise<GatewayResult> {
+    if (!this.#observer) return this.#attemptObserved(call, ctx, opts, undefined);
+    const obs = this.#observer.call(call, ctx, this.#tools.get(call.name));
+    return this.#attemptObserved(call, ctx, opts, obs).then((result) => {
+      obs.end(result);
+      return result;
+    });
+  }
+
+  async #attemptObserved(
+    call: ToolCall,
+    ctx: CallContext,
+    opts: RunOptions,
+    obs: CallObservation | undefined,
+  ): Promise<GatewayResult> {
     const started = performance.now();
     const time = ctx.now ? ctx.now() : new Date();
     const tool = this.#tools.get(call.name);
@@ -268,7 +305,7 @@ export class ToolGateway {
     }
     let pre: PreOutcome;
     try {
-      pre = await this.#runStages({ call, tool, args: call.arguments }, ctx, opts);
+      pre = await this.#runStages({ call, tool, args: call.arguments }, ctx, opts, obs);
     } catch (err) {
       const d = decide('deny', 'gateway', 'stage.error', `A gateway stage failed: ${messageOf(err)}`);
       return this.#finish(call, ctx, started, time, {
@@ -304,19 +341,21 @@ export class ToolGateway {
     if (pre.verdict === 'review') {
       return this.#enqueueReview(call, ctx, started, time, pre);
     }
-    const outcome = await executeWithTimeout(
-      tool,
-      prepared.args,
-      {
-        identity: ctx.identity,
-        sessionId: ctx.sessionId,
-        callId: call.id,
-        ...(ctx.agent ? { agent: ctx.agent } : {}),
-        ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
-        ...(ctx.cwd ? { cwd: ctx.cwd } : {}),
-      },
-      ctx.signal,
-    );
+    const run = () =>
+      executeWithTimeout(
+        tool,
+        prepared.args,
+        {
+          identity: ctx.identity,
+          sessionId: ctx.sessionId,
+          callId: call.id,
+          ...(ctx.agent ? { agent: ctx.agent } : {}),
+          ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
+          ...(ctx.cwd ? { cwd: ctx.cwd } : {}),
+        },
+        ctx.signal,
+      );
+    const outcome = await (obs ? obs.execute(tool.name, run) : run());
     if (outcome.status !== 'executed') {
       return this.#finish(call, ctx, started, time, {
         status: outcome.status,
@@ -326,7 +365,7 @@ export class ToolGateway {
         error: outcome.error,
       });
     }
-    return this.#finishExecuted(call, ctx, started, time, pre, outcome);
+    return this.#finishExecuted(call, ctx, started, time, pre, outcome, obs);
   }
 
   async #finishExecuted(
@@ -336,13 +375,16 @@ export class ToolGateway {
     time: Date,
     pre: PreOutcome,
     outcome: Extract<ExecutionOutcome, { status: 'executed' }>,
+    obs: CallObservation | undefined,
   ): Promise<GatewayResult> {
     let output = outcome.output;
     const notes: string[] = [];
     try {
       for (const stage of this.resultStages) {
+        const seen = obs?.stage(stage.name);
         let t = stage.transform(output, pre.prepared, ctx);
         if (isPromise(t)) t = await t;
+        seen?.end();
         output = t.output;
         if (t.notes) notes.push(...t.notes);
       }
@@ -420,13 +462,20 @@ export class ToolGateway {
     }
   }
 
-  async #runStages(prepared: PreparedCall, ctx: CallContext, opts: RunOptions): Promise<PreOutcome> {
+  async #runStages(
+    prepared: PreparedCall,
+    ctx: CallContext,
+    opts: RunOptions,
+    obs?: CallObservation,
+  ): Promise<PreOutcome> {
     const path: StageDecision[] = opts.leadPath ? [...opts.leadPath] : [];
     let current = prepared;
     for (const stage of this.stages) {
       if (stage.name === opts.skipStage) continue;
+      const seen = obs?.stage(stage.name);
       let d = stage.evaluate(current, ctx);
       if (isPromise(d)) d = await d;
+      seen?.end(d);
       path.push(d);
       if (d.updatedArgs !== undefined)
         current = { call: current.call, tool: current.tool, args: d.updatedArgs };
@@ -436,7 +485,9 @@ export class ToolGateway {
         continue;
       }
       if (d.verdict === 'ask' && !opts.dryRun && !opts.replay && ctx.approver) {
+        const asking = obs?.stage('approver');
         const answer = await this.#askApprover(current, d, ctx);
+        asking?.end(answer.decision);
         path.push(answer.decision);
         if (answer.decision.verdict !== 'allow') {
           return { verdict: 'deny', decision: answer.decision, path, prepared: current };
@@ -451,6 +502,7 @@ export class ToolGateway {
             { call: current.call, tool: current.tool, args: v.updatedArgs },
             ctx,
             { ...opts, leadPath: path, answered: answer.decision },
+            obs,
           );
           return again;
         }
@@ -556,6 +608,8 @@ export class ToolGateway {
     // Time-ordered: the audit table is appended to at its end (see uuidV7).
     const auditId = uuidV7(time.getTime());
     const modelContent = renderModelContent(call.name, r.status, r.decision, r, r.path);
+    const decided = decidedBy(r.status, r.path);
+    const logged = this.#loggedArgs(call, r.args);
     const record: AuditRecord = {
       id: auditId,
       time: time.toISOString(),
@@ -573,6 +627,9 @@ export class ToolGateway {
       durationMs,
       ...(ctx.watermark ? { watermark: ctx.watermark } : {}),
       ...(ctx.taskId ? { taskId: ctx.taskId } : {}),
+      ...(decided ? { decidedBy: decided } : {}),
+      ...(logged ? { args: logged.args, argsLevel: logged.level } : {}),
+      ...(r.reviewId || this.#replays.has(call) ? { reviewId: r.reviewId ?? this.#replays.get(call) } : {}),
     };
     try {
       this.#audit.record(record);
@@ -592,6 +649,18 @@ export class ToolGateway {
       ...(r.reviewId ? { reviewId: r.reviewId } : {}),
       auditId,
     };
+  }
+
+  /** The arguments as the decision log keeps them; a failure keeps the hash only, never raw values. */
+  #loggedArgs(call: ToolCall, args: unknown): AuditArguments | undefined {
+    if (!this.#auditArgs) return undefined;
+    const tool = this.#tools.get(call.name);
+    if (!tool) return undefined;
+    try {
+      return this.#auditArgs(tool, args);
+    } catch {
+      return undefined;
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelProvider } from '../agent/index.js';
-import type { Identity } from '../core/index.js';
+import type { Identity, SpanPort, TracerPort } from '../core/index.js';
 import type { Approver } from '../gateway/index.js';
 import type { ConcurrencyQueue } from '../resilience/index.js';
 import type { DeepLine } from './deep/deep-line.js';
@@ -41,6 +41,10 @@ export interface DispatcherDeps {
   readonly providerFor: (line: 'deep' | 'quick') => ModelProvider | undefined;
   /** Called with every routing decision (console, metrics). */
   readonly onRouted?: (entry: { identity: Identity; query: string; decision: RouteDecision }) => void;
+  /** Spans for the line a request runs on (docs/operations.md, "Traces"); absent costs nothing. */
+  readonly tracer?: TracerPort | undefined;
+  /** How long a deep task waited in the line's queue before it started. */
+  readonly onQueueWait?: ((line: 'deep', seconds: number) => void) | undefined;
 }
 
 export interface RequestOptions {
@@ -129,11 +133,13 @@ export class LineDispatcher {
     this.deps.onRouted?.({ identity, query, decision: route });
 
     if (route.target === 'readonly_fallback') {
-      const answer = await this.deps.readonly.answer(identity, query, {
-        sessionId,
-        emit,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      const answer = await this.#inLine('readonly', identity, sessionId, () =>
+        this.deps.readonly.answer(identity, query, {
+          sessionId,
+          emit,
+          ...(options.signal ? { signal: options.signal } : {}),
+        }),
+      );
       return this.#final(emit, {
         ...base,
         outcome: 'completed',
@@ -145,11 +151,13 @@ export class LineDispatcher {
 
     const provider = options.provider ?? this.deps.providerFor(route.target);
     if (!provider) {
-      const answer = await this.deps.readonly.answer(identity, query, {
-        sessionId,
-        emit,
-        degradedReason: 'no model service is available',
-      });
+      const answer = await this.#inLine('readonly', identity, sessionId, () =>
+        this.deps.readonly.answer(identity, query, {
+          sessionId,
+          emit,
+          degradedReason: 'no model service is available',
+        }),
+      );
       return this.#final(emit, {
         ...base,
         outcome: 'degraded',
@@ -161,14 +169,20 @@ export class LineDispatcher {
     }
 
     if (route.target === 'quick') {
-      const r = await this.deps.quick.run(identity, query, {
-        provider,
-        sessionId,
-        // Only a caller that listens gets the run's events (the quick line then builds them all).
-        ...(options.emit ? { emit } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.approver ? { approver: options.approver } : {}),
-      });
+      const run = () =>
+        this.deps.quick.run(identity, query, {
+          provider,
+          sessionId,
+          // Only a caller that listens gets the run's events (the quick line then builds them all).
+          ...(options.emit ? { emit } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.approver ? { approver: options.approver } : {}),
+        });
+      const r = this.deps.tracer
+        ? await this.#inLine('quick', identity, sessionId, run, (s, out) =>
+            s.set({ 'twinline.outcome': out.outcome }),
+          )
+        : await run();
       // A flat literal (the quick line's answer has exactly these fields): cheaper than a spread.
       return this.#final(emit, {
         requestId,
@@ -184,16 +198,37 @@ export class LineDispatcher {
     const taskId = await this.deps.deep.accept(identity, query, sessionId);
     // A queued task outlives the request that started it: only a waiting caller may cancel it.
     const signal = options.waitForDeep ? options.signal : undefined;
-    const ticket = this.deps.deepQueue.submit(() =>
-      this.deps.deep.run(
-        identity.tenant,
-        taskId,
-        emit,
-        signal,
-        // A model chosen for this request plans its task too.
-        options.provider ? new ModelPlanner(options.provider) : undefined,
-      ),
-    );
+    const span = this.#lineSpan('deep', identity, sessionId);
+    span?.set({ 'twinline.task.id': taskId });
+    const queuedAt = performance.now();
+    const run = () => {
+      const waited = (performance.now() - queuedAt) / 1000;
+      this.deps.onQueueWait?.('deep', waited);
+      span?.set({ 'twinline.queue.wait_ms': Math.round(waited * 1000) });
+      const running = () =>
+        this.deps.deep.run(
+          identity.tenant,
+          taskId,
+          emit,
+          signal,
+          // A model chosen for this request plans its task too.
+          options.provider ? new ModelPlanner(options.provider) : undefined,
+        );
+      return span ? span.within(running) : running();
+    };
+    const ticket = this.deps.deepQueue.submit(run);
+    if (span) {
+      ticket.done.then(
+        (done) => {
+          span.set({ 'twinline.outcome': done?.outcome ?? 'elsewhere' });
+          span.end();
+        },
+        (err: unknown) => {
+          span.fail('exception', err instanceof Error ? err.name : undefined);
+          span.end();
+        },
+      );
+    }
     emit({
       type: 'task_accepted',
       taskId,
@@ -230,6 +265,46 @@ export class LineDispatcher {
       });
     }
     return this.#final(emit, { ...base, ...done, taskId });
+  }
+
+  /** The span of the line a request runs on: `invoke_agent` for the quick line's agent. */
+  #lineSpan(
+    line: 'deep' | 'quick' | 'readonly',
+    identity: Identity,
+    sessionId: string,
+  ): SpanPort | undefined {
+    return this.deps.tracer?.start(line === 'quick' ? 'invoke_agent quick' : `twinline.line ${line}`, {
+      attributes: {
+        'twinline.line': line,
+        'twinline.tenant': identity.tenant,
+        'gen_ai.conversation.id': sessionId,
+        ...(line === 'quick'
+          ? { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'quick' }
+          : {}),
+      },
+    });
+  }
+
+  /** Runs `fn` inside its line's span (when tracing) and ends the span with what it returned. */
+  async #inLine<T>(
+    line: 'quick' | 'readonly',
+    identity: Identity,
+    sessionId: string,
+    fn: () => Promise<T>,
+    describe?: (span: SpanPort, result: T) => void,
+  ): Promise<T> {
+    const span = this.#lineSpan(line, identity, sessionId);
+    if (!span) return fn();
+    try {
+      const result = await span.within(fn);
+      describe?.(span, result);
+      return result;
+    } catch (err) {
+      span.fail('exception', err instanceof Error ? err.name : undefined);
+      throw err;
+    } finally {
+      span.end();
+    }
   }
 
   #final(emit: LineEventSink, result: RequestResult): RequestResult {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Identity } from '../core/index.js';
+import type { Identity, TracerPort } from '../core/index.js';
 import { TwinlineError } from '../core/index.js';
 import { gatedAuditRecord, gatedReview, gatedSteps, gatedTask } from '../gates/index.js';
 import type { GatedLineEvent } from '../lines/index.js';
@@ -11,6 +11,7 @@ import { route as routeQuery } from '../router/index.js';
 import { isStoreUnavailable } from '../store/index.js';
 import { AuthenticationError, Authenticator, type AuthSettings } from './auth/index.js';
 import { BadRequestError, ForbiddenError, NotFoundError, parseInput } from './errors.js';
+import { traceRoutes } from './http-tracing.js';
 import type { ServerMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import {
@@ -35,6 +36,8 @@ export interface ServerOptions {
   readonly platformFor?: (identity: Identity) => Promise<VersionChoice>;
   /** Largest accepted request body. */
   readonly bodyLimit?: number;
+  /** Ingress spans for the API's routes (docs/operations.md, "Traces"); absent: none. */
+  readonly tracer?: TracerPort | undefined;
 }
 
 declare module 'fastify' {
@@ -78,6 +81,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.addHook('onRoute', (r) => {
     for (const m of [r.method].flat()) if (m !== 'HEAD') routes.push(`${m} ${r.url}`);
   });
+  if (options.tracer) traceRoutes(app, options.tracer);
   const auth = new Authenticator(options.auth, (tenant, user) => {
     try {
       return platform.runtime.identities.resolve(user, tenant);

@@ -2,6 +2,7 @@ import { loadConfig } from '../config/index.js';
 import { importExternal } from '../core/index.js';
 import { createPlatform, type Platform } from '../platform/index.js';
 import type { AuditRecord } from '../store/index.js';
+import type { Tracing } from '../telemetry/index.js';
 import { buildServer } from './app.js';
 import { loadAuthFile } from './auth-file.js';
 import { ServerMetrics } from './metrics.js';
@@ -15,6 +16,11 @@ export interface ServeOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Where the ready line goes (default stdout). */
   readonly log?: (line: string) => void;
+  /**
+   * Tracing to use instead of the one the `OTEL_*` variables configure (tests: an in-memory
+   * exporter). The server shuts it down when it closes.
+   */
+  readonly tracing?: Tracing;
 }
 
 export interface RunningServer {
@@ -44,7 +50,14 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     });
     await redis.connect();
   }
-  let metrics: ServerMetrics | undefined;
+  // The metrics exist before the platform (its gateways report to them); their gauges read it after.
+  let current: Platform | undefined;
+  const metrics = new ServerMetrics(() => current);
+  const { VERSION } = await import('../cli/version.js');
+  const { Telemetry, tracingFromEnv } = await import('../telemetry/index.js');
+  // Off unless the OTEL_* variables turn it on; the SDK is loaded only then.
+  const tracing = options.tracing ?? (await tracingFromEnv(env, { version: VERSION }));
+  const telemetry = new Telemetry({ tracer: tracing?.tracer, metrics });
   const platformOptions = {
     env,
     ...(options.model ? { model: options.model } : {}),
@@ -54,16 +67,22 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     ...(env.TWINLINE_QUICK_WINDOW_S ? { quickWindowSeconds: Number(env.TWINLINE_QUICK_WINDOW_S) } : {}),
     ...(env.TWINLINE_DEEP_CONCURRENCY ? { deepConcurrency: Number(env.TWINLINE_DEEP_CONCURRENCY) } : {}),
     onAudit: (rec: AuditRecord) =>
-      metrics?.calls.inc({ tool: rec.tool, status: rec.status, domain: rec.domain }),
+      metrics.calls.inc({
+        // A name no tool has is the model's text: one label for all of them, not one each.
+        tool: rec.decisionPath.at(-1)?.ruleId === 'tool.unavailable' ? '(unavailable)' : rec.tool,
+        status: rec.status,
+        domain: rec.domain,
+      }),
+    telemetry,
   };
   const platform = await createPlatform(config, platformOptions);
+  current = platform;
   // On SQLite, WAL checkpoints would otherwise stall a request every ~1,000 pages of audit.
   await platform.store.checkpointInBackground().catch((err: unknown) => {
     log(
       `  Warning: SQLite checkpoints stay on the main thread (${err instanceof Error ? err.message : String(err)})`,
     );
   });
-  metrics = new ServerMetrics(platform);
   // Canary roll-outs (`twinline canary …`) pick each user's config version; all share the store.
   const { CanaryService } = await import('../eval/canary/index.js');
   const versions = new VersionRouter(
@@ -74,9 +93,9 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     Number(env.TWINLINE_CANARY_REFRESH_MS || 2_000),
   );
   await versions.start();
-  const { VERSION } = await import('../cli/version.js');
   const app = buildServer({
     platform,
+    tracer: tracing?.tracer,
     auth: auth.settings,
     reviewerRoles: auth.reviewerRoles,
     metrics,
@@ -125,6 +144,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
         await platform.deepQueue.onIdle().catch(() => {});
         await versions.close();
         await platform.close();
+        await tracing?.shutdown().catch(() => {});
         redis?.disconnect();
       })();
       return closing;

@@ -36,6 +36,12 @@ export interface AuditRecordsTable {
   duration_ms: number;
   watermark: string | null;
   task_id: string | null;
+  /** The deciding (for executed calls: the granting) decision's stage and rule, for filters. */
+  decided_stage: string | null;
+  decided_rule: string | null;
+  review_id: string | null;
+  /** JSON `DecisionLog` (src/store/decision-log.ts), versioned; null on rows written before it. */
+  decision_log: string | null;
 }
 
 export interface ReviewsTable {

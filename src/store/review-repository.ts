@@ -83,6 +83,8 @@ export interface ReviewRepository {
   ): Promise<{ changed: boolean }>;
   /** pending items whose `expiresAt` is at or before `now` → expired; returns how many. */
   expire(now?: Date): Promise<number>;
+  /** How many reviews are pending in scope, and when the oldest of them was queued. */
+  pendingSummary(): Promise<{ pending: number; oldestCreatedAt?: string }>;
 }
 
 export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewRepository {
@@ -174,6 +176,20 @@ export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewR
         .where('status', '=', 'executing')
         .executeTakeFirst();
       return { changed: Number(result.numUpdatedRows) === 1 };
+    },
+
+    async pendingSummary() {
+      const row = await restrictToTenant(
+        db
+          .selectFrom('reviews')
+          .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.min('created_at').as('oldest')]),
+        scope,
+        'reviews.pendingSummary',
+      )
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      const pending = Number(row?.n ?? 0);
+      return { pending, ...(pending > 0 && row?.oldest ? { oldestCreatedAt: String(row.oldest) } : {}) };
     },
 
     async expire(now = new Date()) {

@@ -6,6 +6,7 @@ export {
   OutboundTracker,
   type OutboundVerdict,
 } from './exfiltration.js';
+export { type AuditArgumentOptions, auditArgumentRedactor, type TaggedTool } from './audit-arguments.js';
 export { type CompiledPath, compilePath, resolveSlots, type Slot } from './field-paths.js';
 export {
   DEFAULT_TAG_POLICIES,
