@@ -22,18 +22,6 @@ export type {
   ThirdPartyTextLedger,
   ToolCall,
 } from './stage-contract.js';
-export {
-  type AgentFrameRef,
-  type FieldTag,
-  RISK_LEVELS,
-  type RiskLevel,
-  TOOL_KINDS,
-  type ToolAnnotations,
-  type ToolExecutionContext,
-  type ToolKind,
-  type ToolPermissions,
-  type ToolSpec,
-} from './tool-manifest.js';
 export type {
   CallObservation,
   GatewayObserver,
@@ -46,6 +34,18 @@ export type {
   StageObservation,
   TracerPort,
 } from './telemetry-port.js';
+export {
+  type AgentFrameRef,
+  type FieldTag,
+  RISK_LEVELS,
+  type RiskLevel,
+  TOOL_KINDS,
+  type ToolAnnotations,
+  type ToolExecutionContext,
+  type ToolKind,
+  type ToolPermissions,
+  type ToolSpec,
+} from './tool-manifest.js';
 export { maskUuids, uuidSpans } from './uuid-mask.js';
 export { uuidV7 } from './uuid-v7.js';
 export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';

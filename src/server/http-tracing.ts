@@ -3,7 +3,7 @@ import type { SpanPort, TracerPort } from '../core/index.js';
 
 /** Routes that serve people and pipelines; health probes, metrics scrapes and static files are left out. */
 function traced(url: string | undefined): boolean {
-  return url !== undefined && url.startsWith('/v1/') && url !== '/v1/health';
+  return url?.startsWith('/v1/') === true && url !== '/v1/health';
 }
 
 /**

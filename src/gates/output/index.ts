@@ -1,4 +1,6 @@
 /** The output gate: field redaction by tag and data level, free-text PII, outbound classifier. */
+
+export { type AuditArgumentOptions, auditArgumentRedactor, type TaggedTool } from './audit-arguments.js';
 export {
   classifyOutbound,
   countsAsOutboundPii,
@@ -6,7 +8,6 @@ export {
   OutboundTracker,
   type OutboundVerdict,
 } from './exfiltration.js';
-export { type AuditArgumentOptions, auditArgumentRedactor, type TaggedTool } from './audit-arguments.js';
 export { type CompiledPath, compilePath, resolveSlots, type Slot } from './field-paths.js';
 export {
   DEFAULT_TAG_POLICIES,
