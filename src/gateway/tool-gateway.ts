@@ -443,6 +443,7 @@ export class ToolGateway {
         reason: decision.reason,
         decisionPath: path,
         expiresAt: new Date(time.getTime() + this.#reviewTtlMs).toISOString(),
+        ...(ctx.taskId ? { taskId: ctx.taskId } : {}),
       });
       return this.#finish(call, ctx, started, time, {
         status: 'review',

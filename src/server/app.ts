@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Identity, TracerPort } from '../core/index.js';
 import { TwinlineError } from '../core/index.js';
-import { gatedAuditRecord, gatedReview, gatedSteps, gatedTask } from '../gates/index.js';
+import { gatedReview, gatedSteps, gatedTask } from '../gates/index.js';
 import type { GatedLineEvent } from '../lines/index.js';
 import type { Platform } from '../platform/index.js';
 import { route as routeQuery } from '../router/index.js';
@@ -12,6 +12,9 @@ import { isStoreUnavailable } from '../store/index.js';
 import { AuthenticationError, Authenticator, type AuthSettings } from './auth/index.js';
 import { BadRequestError, ForbiddenError, NotFoundError, parseInput } from './errors.js';
 import { traceRoutes } from './http-tracing.js';
+import { AuditViews } from './routes/audit-views.js';
+import { auditFilter, registerOperatorRoutes } from './routes/operator-routes.js';
+import { reviewDetails } from './routes/review-details.js';
 import type { ServerMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import {
@@ -20,6 +23,7 @@ import {
   listQuery,
   requestBody,
   reviewDecisionBody,
+  reviewDenyBody,
   reviewsQuery,
   routeBody,
 } from './schemas.js';
@@ -178,8 +182,10 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     return reply.send(body);
   });
 
+  const auditViews = new AuditViews(platform.runtime.registry);
   app.register(async (v1) => {
     v1.addHook('preHandler', authed);
+    registerOperatorRoutes(v1, { platform, isReviewer, gateFor });
 
     v1.get('/v1/whoami', async (req) => {
       const id = who(req);
@@ -281,20 +287,20 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     v1.get('/v1/reviews', async (req) => {
       const q = parseInput(reviewsQuery, req.query, 'query');
       const id = who(req);
-      const items = await platform.store
-        .forTenant(id.tenant)
-        .reviews.list({ ...(q.status ? { status: q.status } : {}), limit: q.limit });
+      const tenant = platform.store.forTenant(id.tenant);
+      const items = await tenant.reviews.list({ ...(q.status ? { status: q.status } : {}), limit: q.limit });
+      const visible = items.filter((r) => isReviewer(id) || r.user === id.user);
+      const details = await reviewDetails(tenant.tasks, visible);
       return {
-        reviews: items
-          .filter((r) => isReviewer(id) || r.user === id.user)
-          .map((r) => gatedReview(gateFor(req, r.sessionId), reviewView(r))),
+        now: new Date().toISOString(),
+        reviews: visible.map((r) => gatedReview(gateFor(req, r.sessionId), { ...reviewView(r), ...details(r) })),
       };
     });
 
     for (const verb of ['approve', 'deny'] as const) {
       v1.post(`/v1/reviews/:id/${verb}`, async (req) => {
         const { id: reviewId } = parseInput(idParam, req.params, 'path');
-        const body = parseInput(reviewDecisionBody, req.body, 'body');
+        const body = parseInput(verb === 'deny' ? reviewDenyBody : reviewDecisionBody, req.body, 'body');
         const id = who(req);
         if (!isReviewer(id)) throw new ForbiddenError('only reviewers may decide reviews');
         const item = await platform.store.forTenant(id.tenant).reviews.get(reviewId);
@@ -311,16 +317,9 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     v1.get('/v1/audit', async (req) => {
       const q = parseInput(auditQuery, req.query, 'query');
       const id = who(req);
-      const user = isReviewer(id) ? q.user : id.user;
-      const records = await platform.store.forTenant(id.tenant).audit.query({
-        ...(user ? { user } : {}),
-        ...(q.tool ? { tool: q.tool } : {}),
-        ...(q.since ? { since: q.since } : {}),
-        ...(q.until ? { until: q.until } : {}),
-        limit: q.limit,
-      });
+      const records = await platform.store.forTenant(id.tenant).audit.query(auditFilter(q, id, isReviewer(id)));
       const gate = gateFor(req, 'audit');
-      return { records: records.map((r) => gatedAuditRecord(gate, r)) };
+      return { records: records.map((r) => auditViews.view(gate, r, id)) };
     });
 
     v1.get('/v1/breakers', async () => ({ breakers: platform.breakers.snapshot() }));

@@ -68,6 +68,8 @@ export interface ReviewsTable {
   decision_note: string | null;
   result_summary: string | null;
   completed_at: string | null;
+  /** The deep task the call belongs to (rows written before migration 004: null). */
+  task_id: string | null;
 }
 
 export interface TicketsTable {

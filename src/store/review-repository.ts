@@ -31,6 +31,8 @@ export interface ReviewRequest {
   readonly decisionPath: readonly StageDecision[];
   /** ISO-8601. */
   readonly expiresAt: string;
+  /** The deep task the call belongs to, when it belongs to one. */
+  readonly taskId?: string;
 }
 
 export interface ReviewItem {
@@ -54,6 +56,7 @@ export interface ReviewItem {
   readonly decisionNote?: string;
   readonly resultSummary?: string;
   readonly completedAt?: string;
+  readonly taskId?: string;
 }
 
 export interface ReviewDecision {
@@ -117,6 +120,7 @@ export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewR
           decision_note: null,
           result_summary: null,
           completed_at: null,
+          task_id: item.taskId ?? null,
         })
         .execute();
       return { id };
@@ -226,5 +230,6 @@ function fromRow(row: ReviewsTable): ReviewItem {
     ...(row.decision_note !== null ? { decisionNote: row.decision_note } : {}),
     ...(row.result_summary !== null ? { resultSummary: row.result_summary } : {}),
     ...(row.completed_at !== null ? { completedAt: row.completed_at } : {}),
+    ...(row.task_id != null ? { taskId: row.task_id } : {}),
   };
 }

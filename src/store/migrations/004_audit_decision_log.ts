@@ -8,8 +8,8 @@ const BACKFILL_BATCH = 1000;
  * The audit's decision log (docs/operations.md, "Decision log"): the deciding rule and stage as
  * columns the console filters on (for an executed call, the grant that allowed it), the review a
  * record belongs to, and a versioned JSON log with the arguments redacted at the audit's data
- * level. Rows written before keep their hash only; their "decided by" is filled in from the
- * decision path they already hold.
+ * level; and the deep task a review belongs to. Rows written before keep their hash only; their
+ * "decided by" and review are filled in from what they already hold.
  */
 export const migration: StoreMigration = {
   name: '004_audit_decision_log',
@@ -18,6 +18,8 @@ export const migration: StoreMigration = {
     await db.schema.alterTable('audit_records').addColumn('decided_rule', 'text').execute();
     await db.schema.alterTable('audit_records').addColumn('review_id', 'text').execute();
     await db.schema.alterTable('audit_records').addColumn('decision_log', 'text').execute();
+    // A review's deep task, so the console links a review to its task and the request behind it.
+    await db.schema.alterTable('reviews').addColumn('task_id', 'text').execute();
     await db.schema
       .createIndex('audit_tenant_rule_time')
       .on('audit_records')
