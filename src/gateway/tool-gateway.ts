@@ -212,6 +212,7 @@ export class ToolGateway {
       // A reviewer approved this very call: that is its declaration (a replay profile that keeps
       // the intent slot sees it declared, never more than this one tool).
       declaredCapabilities: [review.tool],
+      ...(review.taskId ? { taskId: review.taskId } : {}),
     };
     const call: ToolCall = { id: `review-${review.id}`, name: review.tool, arguments: review.args };
     this.#replays.set(call, review.id);

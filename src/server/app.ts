@@ -34,6 +34,8 @@ export interface ServerOptions {
   readonly auth: AuthSettings;
   /** Roles that may see and decide the tenant's reviews and read its whole audit. */
   readonly reviewerRoles?: readonly string[];
+  /** Roles that may read the tenant's whole audit, tasks and reviews, and decide nothing. */
+  readonly auditorRoles?: readonly string[];
   readonly metrics?: ServerMetrics;
   readonly version: string;
   /** Picks the platform (config version) that serves a user's requests; default: `platform`. */
@@ -95,6 +97,10 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   });
   const reviewerRoles = new Set(options.reviewerRoles ?? ['reviewer']);
   const isReviewer = (id: Identity) => id.roles.some((r) => reviewerRoles.has(r));
+  const auditorRoles = new Set(options.auditorRoles ?? ['auditor']);
+  const isAuditor = (id: Identity) => id.roles.some((r) => auditorRoles.has(r));
+  /** Reviewers and auditors read the whole tenant's records; everyone else only their own. */
+  const readsTenant = (id: Identity) => isReviewer(id) || isAuditor(id);
   const openapi = buildOpenApi(options.version);
 
   app.setErrorHandler((err, req, reply) => {
@@ -185,7 +191,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   const auditViews = new AuditViews(platform.runtime.registry);
   app.register(async (v1) => {
     v1.addHook('preHandler', authed);
-    registerOperatorRoutes(v1, { platform, isReviewer, gateFor });
+    registerOperatorRoutes(v1, { platform, readsTenant, gateFor });
 
     v1.get('/v1/whoami', async (req) => {
       const id = who(req);
@@ -195,6 +201,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
         roles: id.roles,
         dataLevel: id.dataLevel,
         reviewer: isReviewer(id),
+        auditor: isAuditor(id),
       };
     });
 
@@ -248,7 +255,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const tasks = await platform.store.forTenant(id.tenant).tasks.listTasks({ limit: q.limit });
       return {
         tasks: tasks
-          .filter((t) => isReviewer(id) || t.user === id.user)
+          .filter((t) => readsTenant(id) || t.user === id.user)
           .map((t) => gatedTask(gateFor(req, t.id), taskView(t))),
       };
     });
@@ -258,7 +265,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const id = who(req);
       const tasks = platform.store.forTenant(id.tenant).tasks;
       const task = await tasks.getTask(taskId);
-      if (!task || (!isReviewer(id) && task.user !== id.user)) throw new NotFoundError(`task ${taskId}`);
+      if (!task || (!readsTenant(id) && task.user !== id.user)) throw new NotFoundError(`task ${taskId}`);
       const steps = await tasks.getSteps(taskId);
       const state = (task.plan ?? {}) as {
         final?: string;
@@ -289,7 +296,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const id = who(req);
       const tenant = platform.store.forTenant(id.tenant);
       const items = await tenant.reviews.list({ ...(q.status ? { status: q.status } : {}), limit: q.limit });
-      const visible = items.filter((r) => isReviewer(id) || r.user === id.user);
+      const visible = items.filter((r) => readsTenant(id) || r.user === id.user);
       const details = await reviewDetails(tenant.tasks, visible);
       return {
         now: new Date().toISOString(),
@@ -317,7 +324,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     v1.get('/v1/audit', async (req) => {
       const q = parseInput(auditQuery, req.query, 'query');
       const id = who(req);
-      const records = await platform.store.forTenant(id.tenant).audit.query(auditFilter(q, id, isReviewer(id)));
+      const records = await platform.store.forTenant(id.tenant).audit.query(auditFilter(q, id, readsTenant(id)));
       const gate = gateFor(req, 'audit');
       return { records: records.map((r) => auditViews.view(gate, r, id)) };
     });

@@ -26,11 +26,14 @@ const authFileSchema = z.strictObject({
     })
     .optional(),
   reviewerRoles: z.array(z.string()).default(['reviewer']),
+  /** Roles that may read the tenant's whole audit, tasks and review queue, but decide nothing. */
+  auditorRoles: z.array(z.string()).default(['auditor']),
 });
 
 export interface LoadedAuth {
   readonly settings: AuthSettings;
   readonly reviewerRoles: readonly string[];
+  readonly auditorRoles: readonly string[];
   readonly file: string | undefined;
 }
 
@@ -43,11 +46,13 @@ export function loadAuthFile(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): LoadedAuth {
   const file = env.TWINLINE_AUTH_FILE || join(dirname(configFile), 'auth.yaml');
-  if (!existsSync(file)) return { settings: {}, reviewerRoles: ['reviewer'], file: undefined };
+  if (!existsSync(file))
+    return { settings: {}, reviewerRoles: ['reviewer'], auditorRoles: ['auditor'], file: undefined };
   const raw = loadYamlFile(file, authFileSchema);
   return {
     settings: { apiKeys: raw.apiKeys, ...(raw.jwt ? { jwt: raw.jwt } : {}) },
     reviewerRoles: raw.reviewerRoles,
+    auditorRoles: raw.auditorRoles,
     file,
   };
 }

@@ -98,6 +98,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     tracer: tracing?.tracer,
     auth: auth.settings,
     reviewerRoles: auth.reviewerRoles,
+    auditorRoles: auth.auditorRoles,
     metrics,
     version: VERSION,
     platformFor: (identity) => versions.platformFor(identity),

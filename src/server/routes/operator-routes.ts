@@ -19,7 +19,8 @@ import { overviewOf } from './overview.js';
 /** What the operator routes need from the server that registers them. */
 export interface OperatorRouteDeps {
   readonly platform: Platform;
-  readonly isReviewer: (id: Identity) => boolean;
+  /** Whether a caller reads the whole tenant's records (reviewers, auditors), not only their own. */
+  readonly readsTenant: (id: Identity) => boolean;
   /** The egress gate for what this request's caller is sent. */
   readonly gateFor: (req: FastifyRequest, sessionId: string) => EgressGate;
   readonly now?: () => Date;
@@ -56,11 +57,11 @@ type Line = (typeof LINES)[number];
  * records and tasks; every text leaves through the caller's egress gate.
  */
 export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteDeps): void {
-  const { platform, isReviewer, gateFor } = deps;
+  const { platform, readsTenant, gateFor } = deps;
   const now = deps.now ?? (() => new Date());
   const who = (req: FastifyRequest) => req.identity as Identity;
   const views = new AuditViews(platform.runtime.registry);
-  const mayRead = (id: Identity, owner: string) => isReviewer(id) || owner === id.user;
+  const mayRead = (id: Identity, owner: string) => readsTenant(id) || owner === id.user;
 
   const recordFor = async (req: FastifyRequest): Promise<AuditRecord> => {
     const { id: recordId } = parseInput(idParam, req.params, 'path');
@@ -77,14 +78,14 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
     const since = new Date(until.getTime() - q.hours * 3600_000);
     const tenant = platform.store.forTenant(id.tenant);
     const records = await tenant.audit.query({
-      ...(isReviewer(id) ? {} : { user: id.user }),
+      ...(readsTenant(id) ? {} : { user: id.user }),
       since: since.toISOString(),
       limit: 10_000,
     });
     const tasks = await tenant.tasks.listTasks({ limit: 1000 });
     const taskStates: Record<string, number> = {};
     for (const t of tasks) if (mayRead(id, t.user)) taskStates[t.status] = (taskStates[t.status] ?? 0) + 1;
-    const reviews = isReviewer(id) ? await tenant.reviews.pendingSummary() : undefined;
+    const reviews = readsTenant(id) ? await tenant.reviews.pendingSummary() : undefined;
     return {
       ...overviewOf(records, { since, until, buckets: q.buckets }),
       queue: {
@@ -109,7 +110,7 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
   v1.get('/v1/audit/export', async (req, reply) => {
     const q = parseInput(exportQuery, req.query, 'query');
     const id = who(req);
-    const records = await platform.store.forTenant(id.tenant).audit.query(auditFilter(q, id, isReviewer(id)));
+    const records = await platform.store.forTenant(id.tenant).audit.query(auditFilter(q, id, readsTenant(id)));
     const gate = gateFor(req, 'audit');
     const shown = records.map((r) => views.view(gate, r, id));
     const stamp = now().toISOString().replace(/[:.]/g, '-');
@@ -138,6 +139,22 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
       dryRuns.set(line, gateway);
     }
     return { gateway, profile };
+  };
+
+  /**
+   * What the call had declared when it was decided: its deep task's plan, and for the run of an
+   * approved review the reviewed tool itself (as the gateway declares it on replay).
+   */
+  const declaredFor = async (rec: AuditRecord): Promise<string[]> => {
+    const declared = new Set<string>();
+    if (rec.taskId) {
+      const task = await platform.store.forTenant(rec.tenant).tasks.getTask(rec.taskId);
+      const plan = (task?.plan as { plan?: { capabilities?: unknown } } | null)?.plan;
+      if (Array.isArray(plan?.capabilities))
+        for (const c of plan.capabilities) if (typeof c === 'string') declared.add(c);
+    }
+    if (rec.reviewId && rec.status !== 'review') declared.add(rec.tool);
+    return [...declared];
   };
 
   v1.get('/v1/audit/:id/explain', async (req) => {
@@ -177,6 +194,7 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
             sessionId: `explain-${rec.id}`,
             domain: line,
             ...(rec.taskId ? { taskId: rec.taskId } : {}),
+            declaredCapabilities: await declaredFor(rec),
           },
         );
         again = { verdict: check.verdict, decision: check.decision, path: check.path };
