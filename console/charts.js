@@ -23,8 +23,8 @@ export const OUTCOME_COLORS = { allowed: '#2f855a', denied: '#c53030', review: '
 
 /** Stacked columns over time: `buckets[i].counts[series]`, with a legend. */
 export function stackedColumns(buckets, series, colors, label) {
-  const W = 640;
-  const H = 200;
+  const W = 1100;
+  const H = 220;
   const left = 34;
   const bottom = 22;
   const top = 22;
@@ -54,7 +54,7 @@ export function stackedColumns(buckets, series, colors, label) {
       root.append(svg('text', { x: left + i * step, y: H - 6, class: 'tick' }, b.start.slice(11, 16)));
   });
   series.forEach((k, i) => {
-    const x = left + i * 90;
+    const x = left + i * 80;
     root.append(svg('rect', { x, y: 4, width: 10, height: 10, fill: colors[k] }));
     root.append(svg('text', { x: x + 14, y: 13, class: 'tick' }, k));
   });
@@ -63,15 +63,15 @@ export function stackedColumns(buckets, series, colors, label) {
 
 /** Horizontal bars: `items[i] = { label, value, color? }`. */
 export function horizontalBars(items, label, format = String) {
-  const W = 320;
+  const W = 520;
   const row = 22;
   const H = Math.max(row, items.length * row) + 4;
   const root = frame(W, H, label);
   const max = niceMax(Math.max(0, ...items.map((x) => x.value)));
-  const labelW = 150;
+  const labelW = 250;
   items.forEach((x, i) => {
     const y = i * row + 2;
-    root.append(svg('text', { x: 0, y: y + 14, class: 'tick' }, x.label.length > 24 ? `${x.label.slice(0, 23)}…` : x.label));
+    root.append(svg('text', { x: 0, y: y + 14, class: 'tick' }, x.label.length > 40 ? `${x.label.slice(0, 39)}…` : x.label));
     const w = ((W - labelW - 40) * x.value) / max;
     root.append(svg('rect', { x: labelW, y: y + 3, width: Math.max(1, w), height: row - 8, fill: x.color ?? '#2b6cb0' }));
     root.append(svg('text', { x: labelW + w + 4, y: y + 14, class: 'tick' }, format(x.value)));
@@ -81,7 +81,7 @@ export function horizontalBars(items, label, format = String) {
 
 /** Paired bars per group: `groups[i] = { label, a, b }` with two named series. */
 export function pairedBars(groups, names, colors, label, format = String) {
-  const W = 320;
+  const W = 520;
   const row = 30;
   const H = Math.max(row, groups.length * row) + 18;
   const root = frame(W, H, label);

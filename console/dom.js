@@ -69,6 +69,20 @@ export function pathList(path) {
   );
 }
 
+/**
+ * Gives every cell of `table` its column's name (`data-label`), so that on a narrow screen, where
+ * rows become cards, each value still says what it is.
+ */
+export function labelCells(table) {
+  const names = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+  for (const tr of table.querySelectorAll('tbody tr')) {
+    if (tr.classList.contains('detail-row')) continue;
+    [...tr.children].forEach((cell, i) => {
+      if (names[i]) cell.dataset.label = names[i];
+    });
+  }
+}
+
 /** Shows a short message in the page's status line (errors in red). */
 export function say(text, isError = false) {
   const status = $('#status');

@@ -1,5 +1,5 @@
 import { api, download } from '../api.js';
-import { $, badge, code, el, ms, pathList, say, td, utc } from '../dom.js';
+import { $, badge, code, el, labelCells, ms, pathList, say, td, utc } from '../dom.js';
 
 const FILTERS = ['user', 'tool', 'status', 'stage', 'rule', 'since', 'until', 'reviewId', 'taskId'];
 
@@ -65,6 +65,7 @@ export async function showAudit(ctx) {
     });
     body.append(row, detail);
   }
+  labelCells($('#audit-table'));
   // Which search the table shows (and how many rows), for whoever waits on a search to land.
   $('#audit-table').dataset.query = params.toString();
   $('#audit-table').dataset.rows = String(records.length);

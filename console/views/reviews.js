@@ -1,5 +1,5 @@
 import { api } from '../api.js';
-import { $, badge, code, el, pathList, say, span, td, utc } from '../dom.js';
+import { $, badge, code, el, labelCells, pathList, say, span, td, utc } from '../dom.js';
 
 /**
  * The review queue: each call with the request and task it came from, who asked (roles, data
@@ -53,6 +53,7 @@ export async function showReviews(ctx) {
     );
     body.append(tr);
   }
+  labelCells($('#reviews-table'));
 }
 
 function actions(ctx, r) {

@@ -1,5 +1,5 @@
 import { api, follow } from '../api.js';
-import { $, badge, code, el, say, td, utc } from '../dom.js';
+import { $, badge, code, el, labelCells, say, td, utc } from '../dom.js';
 
 let selected;
 let stop;
@@ -24,6 +24,7 @@ export async function showTasks(ctx, params = {}) {
       ),
     );
   }
+  labelCells($('#tasks-table'));
   if (selected && (params.taskId || !stop)) await openTask(selected);
 }
 
@@ -93,7 +94,7 @@ function stepItem(taskId, s, raws) {
   }
   return el(
     'li',
-    { 'data-step': s.stepNo, class: `step status-${s.status}` },
+    { 'data-step': s.stepNo, class: `step step-${s.status}` },
     el('div', {}, el('strong', {}, `#${s.stepNo} ${s.tool ?? ''}`), ' ', badge(s.status), ' ', s.goal),
     s.outputSummary || s.error ? el('div', { class: 'summary' }, s.outputSummary ?? s.error) : null,
     s.rawOutputRef
