@@ -83,21 +83,31 @@ function endCall(span: SpanPort, outcome: ObservedCallEnd): void {
   span.end();
 }
 
-/** The gateway's calls as metrics: every stage's decision and latency, the execution's latency. */
+/**
+ * The gateway's calls as metrics: every stage's decision and latency, the execution's latency.
+ * A metric that cannot be recorded is dropped: counting never changes a decision.
+ */
 export function metricsObserver(metrics: TelemetryMetrics): GatewayObserver {
+  const record = (stage: string, d: StageDecision | undefined, started: number) => {
+    try {
+      metrics.stage(stage, d, (performance.now() - started) / 1000);
+    } catch {
+      // dropped, see above
+    }
+  };
   return {
     call(): CallObservation {
       return {
         stage(name) {
           const started = performance.now();
-          return { end: (d) => metrics.stage(name, d, (performance.now() - started) / 1000) };
+          return { end: (d) => record(name, d, started) };
         },
         async execute(_tool, run) {
           const started = performance.now();
           try {
             return await run();
           } finally {
-            metrics.stage('execute', undefined, (performance.now() - started) / 1000);
+            record('execute', undefined, started);
           }
         },
         end() {},

@@ -85,14 +85,18 @@ async function* observedTurn(
   } finally {
     if (retries > 0) span?.set({ 'twinline.model.retries': retries });
     span?.end();
-    metrics?.modelTurn({
-      provider: provider.kind,
-      model: provider.model,
-      seconds: (performance.now() - started) / 1000,
-      inputTokens,
-      outputTokens,
-      outcome,
-    });
+    try {
+      metrics?.modelTurn({
+        provider: provider.kind,
+        model: provider.model,
+        seconds: (performance.now() - started) / 1000,
+        inputTokens,
+        outputTokens,
+        outcome,
+      });
+    } catch {
+      // A metric that cannot be recorded is dropped; the turn stands.
+    }
   }
 }
 
