@@ -1,12 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/store/index.js';
-import {
-  type CallContext,
-  type GatewayObserver,
-  type StageDecision,
-  ToolGateway,
-} from '../../src/gateway/index.js';
+import type { StageDecision } from '../../src/core/index.js';
+import { type CallContext, type GatewayObserver, ToolGateway } from '../../src/gateway/index.js';
 import { auditArgumentRedactor } from '../../src/gates/index.js';
 import { ToolRegistry } from '../../src/tools/index.js';
 import { alice, carol, ExecutionLog, sampleTools } from './sample-tools.js';
