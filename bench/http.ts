@@ -20,8 +20,8 @@
  * Needs `npm run build` first (it spawns `bin/twinline.js`). Prints one JSON object.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
@@ -221,7 +221,11 @@ async function singleSqlite() {
 }
 
 /** An OTLP/HTTP endpoint on loopback that reads and counts export requests, and answers 200. */
-async function otlpSink(): Promise<{ url: string; stats: { requests: number; bytes: number }; close(): Promise<void> }> {
+async function otlpSink(): Promise<{
+  url: string;
+  stats: { requests: number; bytes: number };
+  close(): Promise<void>;
+}> {
   const stats = { requests: 0, bytes: 0 };
   const server = createServer((req, res) => {
     req.on('data', (c: Buffer) => {

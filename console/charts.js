@@ -36,7 +36,13 @@ export function stackedColumns(buckets, series, colors, label) {
   root.append(svg('line', { x1: left, y1: H - bottom, x2: W - 2, y2: H - bottom, class: 'axis' }));
   for (const f of [0, 0.5, 1]) {
     const y = H - bottom - f * plotH;
-    root.append(svg('text', { x: left - 4, y: y + 4, 'text-anchor': 'end', class: 'tick' }, String(Math.round(max * f))));
+    root.append(
+      svg(
+        'text',
+        { x: left - 4, y: y + 4, 'text-anchor': 'end', class: 'tick' },
+        String(Math.round(max * f)),
+      ),
+    );
     if (f > 0) root.append(svg('line', { x1: left, y1: y, x2: W - 2, y2: y, class: 'grid' }));
   }
   buckets.forEach((b, i) => {
@@ -46,7 +52,13 @@ export function stackedColumns(buckets, series, colors, label) {
       if (n === 0) continue;
       const h = (n / max) * plotH;
       y -= h;
-      const bar = svg('rect', { x: left + i * step + 1, y, width: Math.max(1, step - 2), height: h, fill: colors[k] });
+      const bar = svg('rect', {
+        x: left + i * step + 1,
+        y,
+        width: Math.max(1, step - 2),
+        height: h,
+        fill: colors[k],
+      });
       bar.append(svg('title', {}, `${b.start.slice(11, 16)} ${k}: ${n}`));
       root.append(bar);
     }
@@ -71,9 +83,23 @@ export function horizontalBars(items, label, format = String) {
   const labelW = 250;
   items.forEach((x, i) => {
     const y = i * row + 2;
-    root.append(svg('text', { x: 0, y: y + 14, class: 'tick' }, x.label.length > 40 ? `${x.label.slice(0, 39)}…` : x.label));
+    root.append(
+      svg(
+        'text',
+        { x: 0, y: y + 14, class: 'tick' },
+        x.label.length > 40 ? `${x.label.slice(0, 39)}…` : x.label,
+      ),
+    );
     const w = ((W - labelW - 40) * x.value) / max;
-    root.append(svg('rect', { x: labelW, y: y + 3, width: Math.max(1, w), height: row - 8, fill: x.color ?? '#2b6cb0' }));
+    root.append(
+      svg('rect', {
+        x: labelW,
+        y: y + 3,
+        width: Math.max(1, w),
+        height: row - 8,
+        fill: x.color ?? '#2b6cb0',
+      }),
+    );
     root.append(svg('text', { x: labelW + w + 4, y: y + 14, class: 'tick' }, format(x.value)));
   });
   return root;
@@ -92,7 +118,9 @@ export function pairedBars(groups, names, colors, label, format = String) {
     root.append(svg('text', { x: 0, y: y + 14, class: 'tick' }, g.label));
     [g.a, g.b].forEach((v, j) => {
       const w = ((W - labelW - 60) * v) / max;
-      root.append(svg('rect', { x: labelW, y: y + j * 11, width: Math.max(1, w), height: 9, fill: colors[j] }));
+      root.append(
+        svg('rect', { x: labelW, y: y + j * 11, width: Math.max(1, w), height: 9, fill: colors[j] }),
+      );
       root.append(svg('text', { x: labelW + w + 4, y: y + j * 11 + 9, class: 'tick small' }, format(v)));
     });
   });

@@ -64,7 +64,17 @@ export function pathList(path) {
     'ol',
     { class: 'path' },
     (path ?? []).map((d) =>
-      el('li', {}, el('strong', {}, d.stage), ' ', badge(d.verdict), ' ', el('code', {}, d.ruleId), ' — ', d.reason),
+      el(
+        'li',
+        {},
+        el('strong', {}, d.stage),
+        ' ',
+        badge(d.verdict),
+        ' ',
+        el('code', {}, d.ruleId),
+        ' — ',
+        d.reason,
+      ),
     ),
   );
 }

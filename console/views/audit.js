@@ -41,9 +41,19 @@ export async function showAudit(ctx) {
   const { records } = await api(`/v1/audit?${params}`);
   const body = $('#audit-table tbody');
   body.replaceChildren();
-  if (records.length === 0) body.append(el('tr', {}, el('td', { colspan: 8, class: 'muted' }, 'No records match.')));
+  if (records.length === 0)
+    body.append(el('tr', {}, el('td', { colspan: 8, class: 'muted' }, 'No records match.')));
   for (const r of records) {
-    const toggle = el('button', { type: 'button', class: 'expand', 'aria-expanded': 'false', 'aria-label': `Details of ${r.tool} at ${utc(r.time)}` }, '▸');
+    const toggle = el(
+      'button',
+      {
+        type: 'button',
+        class: 'expand',
+        'aria-expanded': 'false',
+        'aria-label': `Details of ${r.tool} at ${utc(r.time)}`,
+      },
+      '▸',
+    );
     const row = el(
       'tr',
       { 'data-audit-id': r.id },
@@ -52,7 +62,11 @@ export async function showAudit(ctx) {
       td(r.user),
       td(r.tool),
       td(badge(r.status)),
-      td(r.decidedBy ? el('span', { class: 'decided-by' }, `${r.decidedBy.stage} · ${r.decidedBy.ruleId}`) : ''),
+      td(
+        r.decidedBy
+          ? el('span', { class: 'decided-by' }, `${r.decidedBy.stage} · ${r.decidedBy.ruleId}`)
+          : '',
+      ),
       td(el('span', { class: 'summary' }, r.resultSummary)),
       el('td', { class: 'num' }, ms(r.durationMs)),
     );
@@ -79,9 +93,18 @@ function details(ctx, r) {
       'div',
       { class: 'record-head' },
       r.decidedBy
-        ? el('p', {}, el('strong', {}, r.status === 'executed' ? 'Allowed by ' : 'Decided by '), `${r.decidedBy.stage} · ${r.decidedBy.ruleId}: ${r.decidedBy.reason}`)
+        ? el(
+            'p',
+            {},
+            el('strong', {}, r.status === 'executed' ? 'Allowed by ' : 'Decided by '),
+            `${r.decidedBy.stage} · ${r.decidedBy.ruleId}: ${r.decidedBy.reason}`,
+          )
         : null,
-      el('p', { class: 'muted' }, `${r.domain} line · agent ${r.agent} · session ${r.sessionId} · ${ms(r.durationMs)} ms`),
+      el(
+        'p',
+        { class: 'muted' },
+        `${r.domain} line · agent ${r.agent} · session ${r.sessionId} · ${ms(r.durationMs)} ms`,
+      ),
     ),
     el('h4', {}, 'Decision path'),
     pathList(r.decisionPath),
@@ -93,10 +116,22 @@ function details(ctx, r) {
       { class: 'buttons' },
       el('button', { type: 'button', 'data-action': 'why', onclick: () => why(r) }, 'Why?'),
       r.reviewId
-        ? el('button', { type: 'button', class: 'secondary', onclick: () => ctx.open('audit', { reviewId: r.reviewId }) }, 'All records of its review')
+        ? el(
+            'button',
+            {
+              type: 'button',
+              class: 'secondary',
+              onclick: () => ctx.open('audit', { reviewId: r.reviewId }),
+            },
+            'All records of its review',
+          )
         : null,
       r.taskId
-        ? el('button', { type: 'button', class: 'secondary', onclick: () => ctx.open('tasks', { taskId: r.taskId }) }, 'Open its task')
+        ? el(
+            'button',
+            { type: 'button', class: 'secondary', onclick: () => ctx.open('tasks', { taskId: r.taskId }) },
+            'Open its task',
+          )
         : null,
     ),
   );

@@ -9,12 +9,21 @@ export async function showOverview() {
   const o = await api('/v1/overview?hours=24&buckets=24');
   $('#overview-window').textContent = `last 24 h · ${o.records} calls`;
   $('#plot-decisions').replaceChildren(
-    stackedColumns(o.buckets, ['allowed', 'denied', 'review', 'error'], OUTCOME_COLORS, 'Decisions per hour by outcome'),
+    stackedColumns(
+      o.buckets,
+      ['allowed', 'denied', 'review', 'error'],
+      OUTCOME_COLORS,
+      'Decisions per hour by outcome',
+    ),
   );
   $('#plot-denials').replaceChildren(
     o.topDenyingRules.length
       ? horizontalBars(
-          o.topDenyingRules.map((r) => ({ label: `${r.stage} · ${r.rule}`, value: r.count, color: OUTCOME_COLORS.denied })),
+          o.topDenyingRules.map((r) => ({
+            label: `${r.stage} · ${r.rule}`,
+            value: r.count,
+            color: OUTCOME_COLORS.denied,
+          })),
           'Rules that denied most calls',
         )
       : el('p', { class: 'muted' }, 'No denials in this window.'),
@@ -40,7 +49,12 @@ export async function showOverview() {
       o.reviews
         ? [
             el('div', {}, el('dt', {}, 'reviews pending'), el('dd', {}, String(o.reviews.pending))),
-            el('div', {}, el('dt', {}, 'oldest review'), el('dd', {}, o.reviews.pending ? span(o.reviews.oldestAgeS) : '—')),
+            el(
+              'div',
+              {},
+              el('dt', {}, 'oldest review'),
+              el('dd', {}, o.reviews.pending ? span(o.reviews.oldestAgeS) : '—'),
+            ),
           ]
         : [],
     ),
@@ -57,7 +71,14 @@ export async function showOverview() {
           'ul',
           { class: 'chips' },
           o.breakers.map((b) =>
-            el('li', { class: `chip state-${b.state}`, style: `border-color:${BREAKER_COLORS[b.state] ?? '#4a5568'}` }, `${b.tool}: ${b.state}`),
+            el(
+              'li',
+              {
+                class: `chip state-${b.state}`,
+                style: `border-color:${BREAKER_COLORS[b.state] ?? '#4a5568'}`,
+              },
+              `${b.tool}: ${b.state}`,
+            ),
           ),
         )
       : el('p', { class: 'muted' }, 'No tool has been called yet.'),

@@ -17,15 +17,30 @@ export async function showReviews(ctx) {
     const left = (Date.parse(r.expiresAt) - clock) / 1000;
     const tr = el('tr', { 'data-review-id': r.id });
     tr.append(
-      td(el('strong', {}, r.tool), el('div', { class: 'muted' }, r.id.slice(0, 8)), el('div', { class: 'muted' }, r.domain)),
+      td(
+        el('strong', {}, r.tool),
+        el('div', { class: 'muted' }, r.id.slice(0, 8)),
+        el('div', { class: 'muted' }, r.domain),
+      ),
       td(
         `${r.user}`,
-        r.requester ? el('div', { class: 'muted' }, `${r.requester.roles.join(', ')} · ${r.requester.dataLevel}`) : null,
+        r.requester
+          ? el('div', { class: 'muted' }, `${r.requester.roles.join(', ')} · ${r.requester.dataLevel}`)
+          : null,
       ),
       td(
         r.request ? el('div', { class: 'request' }, r.request) : el('span', { class: 'muted' }, '—'),
         r.taskId
-          ? el('button', { type: 'button', class: 'link', 'data-action': 'task', onclick: () => ctx.open('tasks', { taskId: r.taskId }) }, `task ${r.taskId.slice(0, 8)}`)
+          ? el(
+              'button',
+              {
+                type: 'button',
+                class: 'link',
+                'data-action': 'task',
+                onclick: () => ctx.open('tasks', { taskId: r.taskId }),
+              },
+              `task ${r.taskId.slice(0, 8)}`,
+            )
           : null,
       ),
       td(code(r.args)),
@@ -33,7 +48,11 @@ export async function showReviews(ctx) {
       td(
         el('div', {}, `${span(age)} old`),
         r.status === 'pending'
-          ? el('div', { class: left < 3600 ? 'warn' : 'muted' }, left > 0 ? `expires in ${span(left)}` : 'expired')
+          ? el(
+              'div',
+              { class: left < 3600 ? 'warn' : 'muted' },
+              left > 0 ? `expires in ${span(left)}` : 'expired',
+            )
           : null,
       ),
       td(
@@ -68,7 +87,12 @@ function actions(ctx, r) {
   cell.append(
     el(
       'button',
-      { type: 'button', class: 'link', 'data-action': 'audit', onclick: () => ctx.open('audit', { reviewId: r.id }) },
+      {
+        type: 'button',
+        class: 'link',
+        'data-action': 'audit',
+        onclick: () => ctx.open('audit', { reviewId: r.id }),
+      },
       'Audit',
     ),
   );
@@ -76,8 +100,17 @@ function actions(ctx, r) {
 }
 
 function denyForm(ctx, r, cell) {
-  const note = el('textarea', { 'aria-label': 'Why is this call denied?', placeholder: 'Why is it denied? (required)', rows: 2, 'data-field': 'note' });
-  const confirm = el('button', { type: 'button', class: 'deny', 'data-action': 'confirm-deny', disabled: true }, 'Confirm deny');
+  const note = el('textarea', {
+    'aria-label': 'Why is this call denied?',
+    placeholder: 'Why is it denied? (required)',
+    rows: 2,
+    'data-field': 'note',
+  });
+  const confirm = el(
+    'button',
+    { type: 'button', class: 'deny', 'data-action': 'confirm-deny', disabled: true },
+    'Confirm deny',
+  );
   const cancel = el('button', { type: 'button', class: 'secondary', 'data-action': 'cancel' }, 'Cancel');
   note.addEventListener('input', () => {
     confirm.disabled = note.value.trim() === '';
@@ -91,7 +124,10 @@ function denyForm(ctx, r, cell) {
 async function decide(ctx, r, verb, body, button) {
   button.disabled = true;
   try {
-    const out = await api(`/v1/reviews/${encodeURIComponent(r.id)}/${verb}`, { method: 'POST', body: JSON.stringify(body) });
+    const out = await api(`/v1/reviews/${encodeURIComponent(r.id)}/${verb}`, {
+      method: 'POST',
+      body: JSON.stringify(body),
+    });
     say(`Review ${r.id.slice(0, 8)} ${verb === 'approve' ? 'approved' : 'denied'}: ${out.status}.`);
   } catch (err) {
     say(err.message, true);

@@ -5,7 +5,16 @@ export async function showRouting() {
   const { decisions } = await api('/v1/routing?limit=50');
   $('#routing-table tbody').replaceChildren(
     ...decisions.map((d) =>
-      el('tr', {}, td(utc(d.time)), td(d.query), td(d.target), td(d.scores.deep.toFixed(3)), td(d.scores.quick.toFixed(3)), td(d.rule ?? '')),
+      el(
+        'tr',
+        {},
+        td(utc(d.time)),
+        td(d.query),
+        td(d.target),
+        td(d.scores.deep.toFixed(3)),
+        td(d.scores.quick.toFixed(3)),
+        td(d.rule ?? ''),
+      ),
     ),
   );
 }

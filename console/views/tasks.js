@@ -15,7 +15,13 @@ export async function showTasks(ctx, params = {}) {
       el(
         'tr',
         { 'data-task-id': t.id, class: t.id === selected ? 'selected' : undefined },
-        td(el('button', { type: 'button', class: 'link', 'data-action': 'open', onclick: () => openTask(t.id) }, t.id.slice(0, 8))),
+        td(
+          el(
+            'button',
+            { type: 'button', class: 'link', 'data-action': 'open', onclick: () => openTask(t.id) },
+            t.id.slice(0, 8),
+          ),
+        ),
         td(t.user),
         td(t.line),
         td(badge(t.status)),
@@ -57,13 +63,22 @@ async function openTask(id) {
   };
   box.replaceChildren(
     el('h3', {}, `Task ${id.slice(0, 8)} `, status),
-    el('p', {}, el('strong', {}, detail.task.user), ` on the ${detail.task.line} line · ${utc(detail.task.createdAt)}`),
+    el(
+      'p',
+      {},
+      el('strong', {}, detail.task.user),
+      ` on the ${detail.task.line} line · ${utc(detail.task.createdAt)}`,
+    ),
     el('p', { class: 'request' }, detail.task.request),
     detail.plan?.goal ? el('p', { class: 'muted' }, `Goal: ${detail.plan.goal}`) : null,
     el('h4', {}, 'Steps'),
     timeline,
     answer,
-    el('button', { type: 'button', class: 'secondary', onclick: () => window.twinline.open('audit', { taskId: id }) }, 'Audit of this task'),
+    el(
+      'button',
+      { type: 'button', class: 'secondary', onclick: () => window.twinline.open('audit', { taskId: id }) },
+      'Audit of this task',
+    ),
   );
   render();
   if (detail.result !== undefined) showAnswer(detail.result);
@@ -107,7 +122,10 @@ function stepItem(taskId, s, raws) {
             onclick: async () => {
               try {
                 const out = await api(`/v1/tasks/${encodeURIComponent(taskId)}/steps/${s.stepNo}/raw`);
-                raw.replaceChildren(el('p', { class: 'muted' }, `Raw output at level ${out.viewerLevel}`), code(out.output));
+                raw.replaceChildren(
+                  el('p', { class: 'muted' }, `Raw output at level ${out.viewerLevel}`),
+                  code(out.output),
+                );
               } catch (err) {
                 say(err.message, true);
               }

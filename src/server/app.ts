@@ -12,11 +12,11 @@ import { isStoreUnavailable } from '../store/index.js';
 import { AuthenticationError, Authenticator, type AuthSettings } from './auth/index.js';
 import { BadRequestError, ForbiddenError, NotFoundError, parseInput } from './errors.js';
 import { traceRoutes } from './http-tracing.js';
+import type { ServerMetrics } from './metrics.js';
+import { buildOpenApi } from './openapi.js';
 import { AuditViews } from './routes/audit-views.js';
 import { auditFilter, registerOperatorRoutes } from './routes/operator-routes.js';
 import { reviewDetails } from './routes/review-details.js';
-import type { ServerMetrics } from './metrics.js';
-import { buildOpenApi } from './openapi.js';
 import {
   auditQuery,
   idParam,
@@ -300,7 +300,9 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const details = await reviewDetails(tenant.tasks, visible);
       return {
         now: new Date().toISOString(),
-        reviews: visible.map((r) => gatedReview(gateFor(req, r.sessionId), { ...reviewView(r), ...details(r) })),
+        reviews: visible.map((r) =>
+          gatedReview(gateFor(req, r.sessionId), { ...reviewView(r), ...details(r) }),
+        ),
       };
     });
 
@@ -324,7 +326,9 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     v1.get('/v1/audit', async (req) => {
       const q = parseInput(auditQuery, req.query, 'query');
       const id = who(req);
-      const records = await platform.store.forTenant(id.tenant).audit.query(auditFilter(q, id, readsTenant(id)));
+      const records = await platform.store
+        .forTenant(id.tenant)
+        .audit.query(auditFilter(q, id, readsTenant(id)));
       const gate = gateFor(req, 'audit');
       return { records: records.map((r) => auditViews.view(gate, r, id)) };
     });

@@ -3,6 +3,7 @@ import type { StageDecision } from '../core/index.js';
 import type { Platform } from '../platform/index.js';
 import type { AuditRecord, AuditSink } from '../store/index.js';
 import type { ModelTurnMetrics, TelemetryMetrics } from '../telemetry/index.js';
+import { DecisionCounter, StageHistogram } from './stage-metrics.js';
 
 /** Stage latencies are microseconds to milliseconds; the execution and model turns are longer. */
 const STAGE_BUCKETS = [0.00001, 0.00005, 0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.25, 1, 5];
@@ -20,15 +21,12 @@ export class ServerMetrics implements TelemetryMetrics {
   readonly http: Histogram<'route' | 'method' | 'status'>;
   readonly requests: Counter<'target' | 'outcome'>;
   readonly calls: Counter<'tool' | 'status' | 'domain'>;
-  readonly decisions: Counter<'stage' | 'verdict' | 'rule'>;
-  readonly stageSeconds: Histogram<'stage'>;
+  readonly decisions: DecisionCounter;
+  readonly stageSeconds: StageHistogram;
   readonly modelSeconds: Histogram<'provider' | 'model' | 'outcome'>;
   readonly modelTokens: Counter<'provider' | 'model' | 'type'>;
   readonly queueWaitSeconds: Histogram<'line'>;
   readonly inputVerdicts: Counter<'verdict'>;
-  // Labelled children are cached: a call passes up to a dozen stages, each observed twice.
-  readonly #stageTimers = new Map<string, { observe(v: number): void }>();
-  readonly #decisionCounters = new Map<string, { inc(): void }>();
 
   /** `platform` may be given later (a getter), when the metrics must exist before the platform. */
   constructor(platform: Platform | (() => Platform | undefined)) {
@@ -91,19 +89,19 @@ export class ServerMetrics implements TelemetryMetrics {
         this.set({ result: 'miss' }, platform.cache.misses);
       },
     });
-    this.decisions = new Counter({
-      name: 'twinline_stage_decisions_total',
-      help: 'Gateway stage decisions by stage, verdict and rule id',
-      labelNames: ['stage', 'verdict', 'rule'],
-      registers,
-    });
-    this.stageSeconds = new Histogram({
-      name: 'twinline_stage_duration_seconds',
-      help: 'Time one gateway stage took for one call (stage "execute": the tool itself)',
-      labelNames: ['stage'],
-      buckets: STAGE_BUCKETS,
-      registers,
-    });
+    // Observed for every stage of every call: kept outside prom-client until read (stage-metrics.ts).
+    this.decisions = new DecisionCounter(
+      'twinline_stage_decisions_total',
+      'Gateway stage decisions by stage, verdict and rule id',
+    );
+    this.stageSeconds = new StageHistogram(
+      'twinline_stage_duration_seconds',
+      'Time one gateway stage took for one call (stage "execute": the tool itself)',
+      'stage',
+      STAGE_BUCKETS,
+    );
+    this.registry.registerMetric(this.decisions as never);
+    this.registry.registerMetric(this.stageSeconds as never);
     this.modelSeconds = new Histogram({
       name: 'twinline_model_turn_duration_seconds',
       help: 'Model turn latency by provider, model and outcome',
@@ -154,20 +152,8 @@ export class ServerMetrics implements TelemetryMetrics {
   }
 
   stage(stage: string, decision: StageDecision | undefined, seconds: number): void {
-    let timer = this.#stageTimers.get(stage);
-    if (!timer) {
-      timer = this.stageSeconds.labels({ stage });
-      this.#stageTimers.set(stage, timer);
-    }
-    timer.observe(seconds);
-    if (!decision) return;
-    const key = `${stage}\0${decision.verdict}\0${decision.ruleId}`;
-    let counter = this.#decisionCounters.get(key);
-    if (!counter) {
-      counter = this.decisions.labels({ stage, verdict: decision.verdict, rule: decision.ruleId });
-      this.#decisionCounters.set(key, counter);
-    }
-    counter.inc();
+    this.stageSeconds.observe(stage, seconds);
+    if (decision) this.decisions.inc(stage, decision);
   }
 
   modelTurn(t: ModelTurnMetrics): void {

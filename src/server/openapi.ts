@@ -111,7 +111,11 @@ const ROUTES: readonly RouteDoc[] = [
     path: '/v1/overview',
     summary: 'Decisions over time, top denying rules, latency per line, queue depth, breaker states',
   },
-  { method: 'get', path: '/v1/tasks/{id}/events', summary: 'A task’s live step timeline (server-sent events)' },
+  {
+    method: 'get',
+    path: '/v1/tasks/{id}/events',
+    summary: 'A task’s live step timeline (server-sent events)',
+  },
   {
     method: 'get',
     path: '/v1/tasks/{id}/steps/{stepNo}/raw',

@@ -29,16 +29,28 @@ export interface ModelObservers {
  */
 export function observeProvider<P extends ObservableProvider>(provider: P, observers: ModelObservers): P {
   if (!observers.tracer && !observers.metrics) return provider;
-  const observed = Object.create(provider) as P & { turn: P['turn']; forSubagent?: P['forSubagent'] };
-  Object.defineProperty(observed, 'turn', {
-    value: (request: never) => observedTurn(provider, request, observers),
-  });
-  if (provider.forSubagent) {
-    Object.defineProperty(observed, 'forSubagent', {
-      value: (name: string) => observeProvider(provider.forSubagent!(name), observers),
-    });
+  return new ObservedProvider(provider, observers) as unknown as P;
+}
+
+/** A provider whose turns are observed; a plain class, so making one per request costs nothing. */
+class ObservedProvider implements ObservableProvider {
+  readonly kind: string;
+  readonly model: string;
+  readonly forSubagent?: (definitionName: string) => ObservableProvider;
+
+  constructor(
+    private readonly inner: ObservableProvider,
+    private readonly observers: ModelObservers,
+  ) {
+    this.kind = inner.kind;
+    this.model = inner.model;
+    if (inner.forSubagent)
+      this.forSubagent = (name: string) => observeProvider(inner.forSubagent!(name), observers);
   }
-  return observed;
+
+  turn(request: never): AsyncIterable<ObservedDelta> {
+    return observedTurn(this.inner, request, this.observers);
+  }
 }
 
 async function* observedTurn(

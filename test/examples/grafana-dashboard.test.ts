@@ -15,13 +15,18 @@ describe('examples/grafana/twinline-dashboard.json', () => {
     const families = new Map(
       (await metrics.registry.getMetricsAsJSON()).map((m) => [
         m.name,
-        new Set((m as { labelNames?: string[] }).labelNames ?? metrics.registry.getSingleMetric(m.name)?.['labelNames'] ?? []),
+        new Set(
+          (metrics.registry.getSingleMetric(m.name) as unknown as { labelNames?: string[] } | undefined)
+            ?.labelNames ?? [],
+        ),
       ]),
     );
     const used = new Set<string>();
     for (const p of dashboard.panels) {
       for (const t of p.targets) {
-        const names = [...t.expr.matchAll(/twinline_[a-z_]+/g)].map((m) => m[0].replace(/_(bucket|count|sum)$/, ''));
+        const names = [...t.expr.matchAll(/twinline_[a-z_]+/g)].map((m) =>
+          m[0].replace(/_(bucket|count|sum)$/, ''),
+        );
         expect(names.length, `${p.title}: ${t.expr}`).toBeGreaterThan(0);
         for (const name of names) {
           expect(families.has(name), `${p.title}: unknown metric ${name}`).toBe(true);

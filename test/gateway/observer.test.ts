@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AuditRecord } from '../../src/store/index.js';
 import type { StageDecision } from '../../src/core/index.js';
-import { type CallContext, type GatewayObserver, ToolGateway } from '../../src/gateway/index.js';
 import { auditArgumentRedactor } from '../../src/gates/index.js';
+import { type CallContext, type GatewayObserver, ToolGateway } from '../../src/gateway/index.js';
+import type { AuditRecord } from '../../src/store/index.js';
 import { ToolRegistry } from '../../src/tools/index.js';
 import { alice, carol, ExecutionLog, sampleTools } from './sample-tools.js';
 
@@ -111,7 +111,11 @@ describe('the audit record the gateway builds', () => {
     await gw.invoke({ id: 'b', name: 'payroll_export', arguments: { month: '2026-11' } }, ctx);
     // Executed: the rbac grant, though review was the last stage it passed.
     expect(audit.records[0]!.decisionPath.at(-1)!.stage).toBe('review');
-    expect(audit.records[0]!.decidedBy).toMatchObject({ stage: 'rbac', ruleId: 'rbac.allowed', verdict: 'allow' });
+    expect(audit.records[0]!.decidedBy).toMatchObject({
+      stage: 'rbac',
+      ruleId: 'rbac.allowed',
+      verdict: 'allow',
+    });
     expect(audit.records[1]!.decidedBy).toMatchObject({ stage: 'rbac', verdict: 'deny' });
   });
 
@@ -146,20 +150,24 @@ describe('auditArgumentRedactor', () => {
     ['L1', undefined, undefined],
     ['L2', 'masked', undefined],
     ['L3', '13812345678', 'a@b.example'],
-  ] as const)('at %s: tagged fields by their tag policy, free text by the PII policy', (level, phone, email) => {
-    const out = auditArgumentRedactor({ level })(tool, {
-      phone: '13812345678',
-      contacts: [{ email: 'a@b.example' }],
-      note: 'resident 110105194912310025',
-      amount: 1234,
-    }).args as Record<string, unknown>;
-    if (phone === undefined) expect(out.phone).toBeUndefined();
-    else if (phone === 'masked') expect(String(out.phone)).not.toBe('13812345678');
-    else expect(out.phone).toBe(phone);
-    const contact = (out.contacts as Record<string, unknown>[])[0]!;
-    if (email === undefined) expect(contact.email === undefined || contact.email !== 'a@b.example').toBe(true);
-    else expect(contact.email).toBe(email);
-    expect(String(out.note)).not.toContain('110105194912310025');
-    if (level !== 'L3') expect(out.amount).not.toBe(1234);
-  });
+  ] as const)(
+    'at %s: tagged fields by their tag policy, free text by the PII policy',
+    (level, phone, email) => {
+      const out = auditArgumentRedactor({ level })(tool, {
+        phone: '13812345678',
+        contacts: [{ email: 'a@b.example' }],
+        note: 'resident 110105194912310025',
+        amount: 1234,
+      }).args as Record<string, unknown>;
+      if (phone === undefined) expect(out.phone).toBeUndefined();
+      else if (phone === 'masked') expect(String(out.phone)).not.toBe('13812345678');
+      else expect(out.phone).toBe(phone);
+      const contact = (out.contacts as Record<string, unknown>[])[0]!;
+      if (email === undefined)
+        expect(contact.email === undefined || contact.email !== 'a@b.example').toBe(true);
+      else expect(contact.email).toBe(email);
+      expect(String(out.note)).not.toContain('110105194912310025');
+      if (level !== 'L3') expect(out.amount).not.toBe(1234);
+    },
+  );
 });

@@ -25,7 +25,9 @@ const CHANNEL_TOLERANCE = 48;
 
 const hasFont = existsSync(FONT);
 if (hasChromium && !hasFont)
-  console.warn(`[skip] ${FONT} not found — console screenshot comparison skipped (apt-get install fonts-dejavu-core)`);
+  console.warn(
+    `[skip] ${FONT} not found — console screenshot comparison skipped (apt-get install fonts-dejavu-core)`,
+  );
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -57,11 +59,17 @@ async function consolePage(width: number, height: number): Promise<Page> {
     if (url.pathname.startsWith('/console/')) {
       const rel = url.pathname.slice('/console/'.length) || 'index.html';
       const file = join(CONSOLE, rel);
-      if (!file.startsWith(CONSOLE) || !existsSync(file)) return route.fulfill({ status: 404, body: 'not found' });
+      if (!file.startsWith(CONSOLE) || !existsSync(file))
+        return route.fulfill({ status: 404, body: 'not found' });
       return route.fulfill({ status: 200, contentType: TYPES[extname(file)], body: readFileSync(file) });
     }
     const answer = fixtureFor(url.pathname);
-    if (!answer) return route.fulfill({ status: 404, contentType: 'application/json', body: '{"error":"not_found","message":"no fixture"}' });
+    if (!answer)
+      return route.fulfill({
+        status: 404,
+        contentType: 'application/json',
+        body: '{"error":"not_found","message":"no fixture"}',
+      });
     return route.fulfill({ status: 200, contentType: answer.type, body: answer.body });
   });
   await page.addInitScript(() => sessionStorage.setItem('twinline.apiKey', 'fixture'));
@@ -115,7 +123,9 @@ async function expectScreen(page: Page, name: string): Promise<void> {
   const keep = join(tmpdir(), `twinline-console-${name}-${process.pid}.png`);
   if (!existsSync(file)) {
     writeFileSync(keep, actual);
-    throw new Error(`no committed screenshot ${file}; this run's is ${keep} (TWINLINE_UPDATE_SCREENSHOTS=1 writes it)`);
+    throw new Error(
+      `no committed screenshot ${file}; this run's is ${keep} (TWINLINE_UPDATE_SCREENSHOTS=1 writes it)`,
+    );
   }
   const diff = await difference(page, readFileSync(file), actual);
   if (diff === 'size' || diff > MAX_DIFFERENT) {

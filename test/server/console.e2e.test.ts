@@ -70,7 +70,10 @@ beforeAll(async () => {
     ],
   };
   const script = join(office.dir, 'deep.json');
-  writeFileSync(script, JSON.stringify([{ text: JSON.stringify(plan) }, { text: 'Atlas billing reported.' }]));
+  writeFileSync(
+    script,
+    JSON.stringify([{ text: JSON.stringify(plan) }, { text: 'Atlas billing reported.' }]),
+  );
   server = await startServer({
     port: 0,
     config: office.configFile,
@@ -124,7 +127,9 @@ describe('the console as a reviewer (rita)', () => {
     expect(await confirm.isDisabled()).toBe(true);
     await denyRow.locator('button[data-action="cancel"]').click();
     await page.locator(`tr[data-review-id="${denyId}"] button[data-action="deny"]`).click();
-    await page.locator(`tr[data-review-id="${denyId}"] textarea`).fill('Atlas billing needs the owner to ask');
+    await page
+      .locator(`tr[data-review-id="${denyId}"] textarea`)
+      .fill('Atlas billing needs the owner to ask');
     await page.locator(`tr[data-review-id="${denyId}"] button[data-action="confirm-deny"]`).click();
     const denied = page.locator(`tr[data-review-id="${denyId}"]`);
     await denied.locator('.badge.status-denied').waitFor();
@@ -186,7 +191,11 @@ describe('the console as a reviewer (rita)', () => {
     // Open its task: the live timeline reaches the end and the gated answer appears.
     await detail.getByRole('button', { name: 'Open its task' }).click();
     await page.locator('#task-detail h3 .badge.status-completed').waitFor({ timeout: 20_000 });
-    expect(await page.locator('#task-timeline li .badge').allTextContents()).toEqual(['done', 'done', 'done']);
+    expect(await page.locator('#task-timeline li .badge').allTextContents()).toEqual([
+      'done',
+      'done',
+      'done',
+    ]);
     // Gated: the answer carries the session's watermark.
     const answer = (await page.locator('#task-answer').textContent()) ?? '';
     expect(answer).not.toBe(stripWatermark(answer));
@@ -218,8 +227,14 @@ describe('the console as a reviewer (rita)', () => {
     expect(await rows.first().textContent()).toContain('alice');
     await page.click('#audit-reset');
     await page.fill('#audit-form input[name="rule"]', 'review.required');
-    await page.fill('#audit-form input[name="since"]', new Date(Date.now() - 3600_000).toISOString().slice(0, 16));
-    await page.fill('#audit-form input[name="until"]', new Date(Date.now() + 3600_000).toISOString().slice(0, 16));
+    await page.fill(
+      '#audit-form input[name="since"]',
+      new Date(Date.now() - 3600_000).toISOString().slice(0, 16),
+    );
+    await page.fill(
+      '#audit-form input[name="until"]',
+      new Date(Date.now() + 3600_000).toISOString().slice(0, 16),
+    );
     await search(page, { rule: 'review.required' });
     await until(async () => ((await rows.count()) === 2 ? true : undefined));
     for (const t of await rows.allTextContents()) expect(t).toContain('review · review.required');
@@ -264,19 +279,28 @@ describe('the console as an auditor (audrey)', () => {
     expect(await page.locator('#reviews-table button[data-action="approve"]').count()).toBe(0);
     expect(await page.locator('#reviews-table button[data-action="deny"]').count()).toBe(0);
     // Her credential could not decide either.
-    const refused = await page.evaluate(async (id) => {
-      const r = await fetch(`/v1/reviews/${id}/approve`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${sessionStorage.getItem('twinline.apiKey')}`, 'content-type': 'application/json' },
-        body: '{}',
-      });
-      return r.status;
-    }, await page.locator('#reviews-table tbody tr').first().getAttribute('data-review-id'));
+    const refused = await page.evaluate(
+      async (id) => {
+        const r = await fetch(`/v1/reviews/${id}/approve`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${sessionStorage.getItem('twinline.apiKey')}`,
+            'content-type': 'application/json',
+          },
+          body: '{}',
+        });
+        return r.status;
+      },
+      await page.locator('#reviews-table tbody tr').first().getAttribute('data-review-id'),
+    );
     expect(refused).toBe(403);
 
     await page.click('button[data-view="tasks"]');
     await page.locator('#tasks-table tbody tr').nth(1).waitFor();
-    expect(await page.locator('#tasks-table tbody tr td:nth-child(2)').allTextContents()).toEqual(['carol', 'carol']);
+    expect(await page.locator('#tasks-table tbody tr td:nth-child(2)').allTextContents()).toEqual([
+      'carol',
+      'carol',
+    ]);
     await page.click('#tasks-refresh');
     await page.locator('#tasks-table tbody tr button[data-action="open"]').first().click();
     await page.locator('#task-detail h3').waitFor();
@@ -309,7 +333,11 @@ describe('the console as an employee (alice)', () => {
     await page.locator('#reviews-table tbody tr').first().waitFor();
     expect(await page.locator('#reviews-table tbody tr').count()).toBe(1);
     expect(await page.locator('#reviews-table tbody tr').textContent()).toContain('twinline.input');
-    expect(await page.locator('#reviews-table button[data-action="approve"], #reviews-table button[data-action="deny"]').count()).toBe(0);
+    expect(
+      await page
+        .locator('#reviews-table button[data-action="approve"], #reviews-table button[data-action="deny"]')
+        .count(),
+    ).toBe(0);
 
     await page.click('button[data-view="tasks"]');
     expect(await page.locator('#tasks-table tbody tr').count()).toBe(0);
@@ -322,9 +350,13 @@ describe('the console as an employee (alice)', () => {
     expect(await rows.first().textContent()).toContain('twinline.input');
     expect(await rows.first().locator('.decided-by').textContent()).toBe('input · input.review');
     await rows.first().locator('button.expand').click();
-    expect(await page.locator('#audit-table tr.detail-row:not([hidden])').textContent()).toContain('input gate: review');
+    expect(await page.locator('#audit-table tr.detail-row:not([hidden])').textContent()).toContain(
+      'input gate: review',
+    );
     // A record of someone else's is not there for her, by id either.
-    const carolRecord = (await server.platform.store.forTenant('acme').audit.query({ user: 'carol', limit: 1 }))[0]!;
+    const carolRecord = (
+      await server.platform.store.forTenant('acme').audit.query({ user: 'carol', limit: 1 })
+    )[0]!;
     const status = await page.evaluate(async (id) => {
       const r = await fetch(`/v1/audit/${id}/explain`, {
         headers: { authorization: `Bearer ${sessionStorage.getItem('twinline.apiKey')}` },
@@ -354,14 +386,18 @@ describe('the console at 600 px and from the keyboard', () => {
     let reached = false;
     for (let i = 0; i < 20 && !reached; i++) {
       await page.keyboard.press('Tab');
-      reached = await page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.view === 'audit');
+      reached = await page.evaluate(
+        () => (document.activeElement as HTMLElement | null)?.dataset.view === 'audit',
+      );
     }
     expect(reached).toBe(true);
     await page.keyboard.press('Enter');
     await page.locator('#view-audit:not([hidden]) #audit-table tbody tr[data-audit-id]').first().waitFor();
     await page.locator('#audit-table button.expand').first().focus();
     await page.keyboard.press('Enter');
-    expect(await page.locator('#audit-table button.expand').first().getAttribute('aria-expanded')).toBe('true');
+    expect(await page.locator('#audit-table button.expand').first().getAttribute('aria-expanded')).toBe(
+      'true',
+    );
     await page.context().close();
   }, 60_000);
 });

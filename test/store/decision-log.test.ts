@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrateToLatest, openStore, type StoreDialect } from '../../src/store/index.js';
@@ -31,7 +31,13 @@ function oldRow(id: string, status: string, summary: string, callId = `c-${id}`)
     call_id: callId,
     args_hash: 'h',
     status,
-    decision_path: status === 'executed' ? OLD_PATH : JSON.stringify([JSON.parse(OLD_PATH)[0], { verdict: 'review', stage: 'review', ruleId: 'review.required', reason: 'wait' }]),
+    decision_path:
+      status === 'executed'
+        ? OLD_PATH
+        : JSON.stringify([
+            JSON.parse(OLD_PATH)[0],
+            { verdict: 'review', stage: 'review', ruleId: 'review.required', reason: 'wait' },
+          ]),
     result_summary: summary,
     duration_ms: 1.5,
     watermark: null,
@@ -47,21 +53,53 @@ async function upgrade(db: Kysely<unknown>, dialect: StoreDialect) {
     oldRow('r2', 'review', 'queued for review rev-42'),
     oldRow('r3', 'executed', '{"rows":1}', 'review-rev-42'),
   ];
-  for (const r of rows) await (db as Kysely<Record<string, unknown>>).insertInto('audit_records' as never).values(r as never).execute();
+  for (const r of rows)
+    await (db as Kysely<Record<string, unknown>>)
+      .insertInto('audit_records' as never)
+      .values(r as never)
+      .execute();
   expect(await migrateToLatest(db, dialect)).toEqual(MIGRATIONS.slice(3).map((m) => m.name));
-  const back = await sql<{ id: string; decided_stage: string | null; decided_rule: string | null; review_id: string | null; decision_log: string | null }>`
-    select id, decided_stage, decided_rule, review_id, decision_log from audit_records order by id`.execute(db);
+  const back = await sql<{
+    id: string;
+    decided_stage: string | null;
+    decided_rule: string | null;
+    review_id: string | null;
+    decision_log: string | null;
+  }>`
+    select id, decided_stage, decided_rule, review_id, decision_log from audit_records order by id`.execute(
+    db,
+  );
   expect(back.rows).toEqual([
-    { id: 'r1', decided_stage: 'policy', decided_rule: 'grant.finance_analyst', review_id: null, decision_log: null },
-    { id: 'r2', decided_stage: 'review', decided_rule: 'review.required', review_id: 'rev-42', decision_log: null },
-    { id: 'r3', decided_stage: 'policy', decided_rule: 'grant.finance_analyst', review_id: 'rev-42', decision_log: null },
+    {
+      id: 'r1',
+      decided_stage: 'policy',
+      decided_rule: 'grant.finance_analyst',
+      review_id: null,
+      decision_log: null,
+    },
+    {
+      id: 'r2',
+      decided_stage: 'review',
+      decided_rule: 'review.required',
+      review_id: 'rev-42',
+      decision_log: null,
+    },
+    {
+      id: 'r3',
+      decided_stage: 'policy',
+      decided_rule: 'grant.finance_analyst',
+      review_id: 'rev-42',
+      decision_log: null,
+    },
   ]);
 }
 
 describe('migration 004_audit_decision_log', () => {
   it('SQLite: fills decided-by and review of rows written before it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'twinline-m004-'));
-    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(join(dir, 'db.sqlite')) }) });
+    const db = new Kysely<unknown>({
+      dialect: new SqliteDialect({ database: new Database(join(dir, 'db.sqlite')) }),
+    });
     try {
       await upgrade(db, 'sqlite');
     } finally {
@@ -77,7 +115,9 @@ describe('migration 004_audit_decision_log', () => {
   it('PostgreSQL: the same, on a database of its own', async (ctx) => {
     pgdb = await createTestDatabase();
     if (!pgdb) return ctx.skip();
-    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: pgdb.url, max: 2 }) }) });
+    const db = new Kysely<unknown>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: pgdb.url, max: 2 }) }),
+    });
     try {
       await upgrade(db, 'postgres');
     } finally {
@@ -115,7 +155,12 @@ describe('reading the decision log', () => {
         argsLevel: 'L3',
         reviewId: 'rev-1',
       });
-      store.audit.record({ ...base, id: '0190a000-0000-7000-8000-000000000002', time: '2026-11-01T00:00:00.000Z', status: 'executed' });
+      store.audit.record({
+        ...base,
+        id: '0190a000-0000-7000-8000-000000000002',
+        time: '2026-11-01T00:00:00.000Z',
+        status: 'executed',
+      });
       await store.audit.flush();
       const [fresh, plain] = await store.audit.query({ limit: 10 });
       expect(fresh).toMatchObject({ args: { project: 'atlas' }, argsLevel: 'L3', reviewId: 'rev-1' });
@@ -129,7 +174,7 @@ describe('reading the decision log', () => {
       expect(await store.forTenant('globex').audit.get(fresh!.id)).toBeUndefined();
 
       const raw = new Database(file);
-      raw.prepare("update audit_records set decision_log = '{\"version\":9}' where id = ?").run(fresh!.id);
+      raw.prepare('update audit_records set decision_log = \'{"version":9}\' where id = ?').run(fresh!.id);
       raw.prepare("update audit_records set decision_log = 'not json' where id = ?").run(plain!.id);
       raw.close();
       const [v9, broken] = await store.audit.query({ limit: 10 });

@@ -17,7 +17,13 @@ const PROTO_ROOT = resolve('test/fixtures/otlp-proto');
 interface Decoded {
   resourceSpans: {
     resource?: { attributes: { key: string; value: { stringValue?: string } }[] };
-    scopeSpans: { spans: { name: string; traceId: Buffer; attributes: { key: string; value: Record<string, unknown> }[] }[] }[];
+    scopeSpans: {
+      spans: {
+        name: string;
+        traceId: Buffer;
+        attributes: { key: string; value: Record<string, unknown> }[];
+      }[];
+    }[];
   }[];
 }
 
@@ -36,7 +42,10 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const body = Request.toObject(Request.decode(Buffer.concat(chunks)), { longs: String, bytes: Buffer }) as Decoded;
+      const body = Request.toObject(Request.decode(Buffer.concat(chunks)), {
+        longs: String,
+        bytes: Buffer,
+      }) as Decoded;
       requests.push({
         path: req.url ?? '',
         type: req.headers['content-type'],
@@ -103,7 +112,9 @@ describe('OTLP export to a receiver on loopback', () => {
     const attr = (k: string) => resource.find((a) => a.key === k)?.value.stringValue;
     expect(attr('service.name')).toBe('twinline-test');
     expect(attr('deployment.environment')).toBe('ci');
-    const spans = requests.flatMap((r) => r.body.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans)));
+    const spans = requests.flatMap((r) =>
+      r.body.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((s) => s.spans)),
+    );
     const named = spans.map((s) => s.name);
     for (const n of [
       'POST /v1/requests',
@@ -122,6 +133,8 @@ describe('OTLP export to a receiver on loopback', () => {
     const ids = new Set(spans.map((s) => Buffer.from(s.traceId).toString('hex')));
     expect(ids.size).toBe(1);
     const tool = spans.find((s) => s.name === 'execute_tool calendar_list')!;
-    expect(tool.attributes.find((a) => a.key === 'gen_ai.tool.name')?.value).toEqual({ stringValue: 'calendar_list' });
+    expect(tool.attributes.find((a) => a.key === 'gen_ai.tool.name')?.value).toEqual({
+      stringValue: 'calendar_list',
+    });
   }, 30_000);
 });

@@ -46,7 +46,9 @@ beforeAll(async () => {
       text: JSON.stringify({
         goal: 'Travel policy',
         capabilities: [],
-        steps: [{ goal: 'Find the travel policy', tool: 'doc_search', args: { query: 'travel reimbursement' } }],
+        steps: [
+          { goal: 'Find the travel policy', tool: 'doc_search', args: { query: 'travel reimbursement' } },
+        ],
       }),
     },
     { text: 'The travel policy allows economy class.' },
@@ -92,7 +94,9 @@ function tree(traceId: string): Node {
 const hr = (t: [number, number]) => t[0] * 1e9 + t[1];
 const names = (n: Node) => n.children.map((c) => c.span.name);
 const child = (n: Node, name: string | RegExp) => {
-  const c = n.children.find((x) => (typeof name === 'string' ? x.span.name === name : name.test(x.span.name)));
+  const c = n.children.find((x) =>
+    typeof name === 'string' ? x.span.name === name : name.test(x.span.name),
+  );
   if (!c) throw new Error(`no child ${name} under ${n.span.name}: ${names(n).join(', ')}`);
   return c;
 };
@@ -121,7 +125,11 @@ async function ingress(traceId: string): Promise<Node> {
 describe('traces of a request, end to end (in-memory exporter)', () => {
   it('quick line: ingress → request → input gate, route, invoke_agent → chat, execute_tool → stages, execute → output gate', async () => {
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
-    const r = await request(quick, { query: '查一下这周的日程安排' }, { traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+    const r = await request(
+      quick,
+      { query: '查一下这周的日程安排' },
+      { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    );
     expect(r.body.outcome).toBe('completed');
     const root = await ingress(traceId);
     // The ingress span joins the caller's trace under the caller's span.
@@ -135,7 +143,12 @@ describe('traces of a request, end to end (in-memory exporter)', () => {
       'twinline.tenant': 'acme',
     });
     const req = child(root, 'twinline.request');
-    expect(names(req)).toEqual(['twinline.route', 'twinline.input_gate', 'invoke_agent quick', 'twinline.output_gate']);
+    expect(names(req)).toEqual([
+      'twinline.route',
+      'twinline.input_gate',
+      'invoke_agent quick',
+      'twinline.output_gate',
+    ]);
     expect(child(req, 'twinline.input_gate').span.attributes).toMatchObject({
       'twinline.decision': 'allow',
       'twinline.rule_id': 'input.pass',
@@ -144,11 +157,17 @@ describe('traces of a request, end to end (in-memory exporter)', () => {
     expect(child(req, 'twinline.output_gate').span.attributes['twinline.output.verdict']).toBeDefined();
 
     const agent = child(req, 'invoke_agent quick');
-    expect(agent.span.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'quick' });
+    expect(agent.span.attributes).toMatchObject({
+      'gen_ai.operation.name': 'invoke_agent',
+      'gen_ai.agent.name': 'quick',
+    });
     expect(names(agent).map((n) => n.split(' ')[0])).toEqual(['chat', 'execute_tool', 'chat']);
     const chat = agent.children[0]!;
     expect(chat.span.kind).toBe(2); // CLIENT
-    expect(chat.span.attributes).toMatchObject({ 'gen_ai.operation.name': 'chat', 'gen_ai.provider.name': 'scripted' });
+    expect(chat.span.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'scripted',
+    });
     expect(chat.span.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
     expect(chat.span.attributes['gen_ai.response.finish_reasons']).toEqual(['tool_calls']);
 
@@ -190,7 +209,10 @@ describe('traces of a request, end to end (in-memory exporter)', () => {
       .filter((s) => s.spanContext().traceId === traceId)
       .flatMap((s) => Object.values(s.attributes).flat().map(String));
     for (const secret of [QUICK_ARGS.from, QUICK_ARGS.to, '日程', 'three meetings'])
-      expect(values.some((v) => v.includes(secret)), secret).toBe(false);
+      expect(
+        values.some((v) => v.includes(secret)),
+        secret,
+      ).toBe(false);
   });
 
   it('deep line: the line span holds the planner’s model calls and each step’s tool call with its stages', async () => {
@@ -203,7 +225,12 @@ describe('traces of a request, end to end (in-memory exporter)', () => {
     expect(span).toBeDefined();
     const root = await ingress(span!.spanContext().traceId);
     const req = child(root, 'twinline.request');
-    expect(names(req)).toEqual(['twinline.route', 'twinline.input_gate', 'twinline.line deep', 'twinline.output_gate']);
+    expect(names(req)).toEqual([
+      'twinline.route',
+      'twinline.input_gate',
+      'twinline.line deep',
+      'twinline.output_gate',
+    ]);
     const line = child(req, 'twinline.line deep');
     expect(line.span.attributes['twinline.task.id']).toMatch(/[0-9a-f-]{36}/);
     expect(line.span.attributes['twinline.queue.wait_ms']).toBeGreaterThanOrEqual(0);
@@ -229,12 +256,19 @@ describe('traces of a request, end to end (in-memory exporter)', () => {
       .filter((s) => s.spanContext().traceId === root.span.spanContext().traceId)
       .flatMap((s) => Object.values(s.attributes).flat().map(String));
     for (const secret of ['travel reimbursement', DEEP_QUERY, 'economy class'])
-      expect(values.some((v) => v.includes(secret)), secret).toBe(false);
+      expect(
+        values.some((v) => v.includes(secret)),
+        secret,
+      ).toBe(false);
   });
 
   it('a refused call ends its tool span with the deciding stage and rule', async () => {
     const traceId = '0af7651916cd43dd8448eb211c80319c';
-    await request(denying, { query: '查一下这周的日程安排' }, { traceparent: `00-${traceId}-b7ad6b7169203331-01` });
+    await request(
+      denying,
+      { query: '查一下这周的日程安排' },
+      { traceparent: `00-${traceId}-b7ad6b7169203331-01` },
+    );
     const root = await ingress(traceId);
     const agent = child(child(root, 'twinline.request'), 'invoke_agent quick');
     const tool = child(agent, 'execute_tool salary_analysis');

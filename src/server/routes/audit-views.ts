@@ -1,5 +1,10 @@
 import { DATA_LEVELS, type DataLevel, dataLevelRank, type Identity } from '../../core/index.js';
-import { auditArgumentRedactor, type EgressGate, gatedAuditRecord, type TaggedTool } from '../../gates/index.js';
+import {
+  auditArgumentRedactor,
+  type EgressGate,
+  gatedAuditRecord,
+  type TaggedTool,
+} from '../../gates/index.js';
 import type { AuditRecord } from '../../store/index.js';
 
 /** Audit records as a viewer is sent them (the API, the console, exports). */
@@ -67,7 +72,8 @@ const CSV_COLUMNS = [
  * formula to a spreadsheet) is defused with an apostrophe, since the values are tool and user text.
  */
 function csvField(value: unknown): string {
-  let text = value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  let text =
+    value === undefined || value === null ? '' : typeof value === 'string' ? value : JSON.stringify(value);
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

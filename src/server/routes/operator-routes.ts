@@ -3,12 +3,7 @@ import { z } from 'zod';
 import { hashCanonical, type Identity } from '../../core/index.js';
 import { type EgressGate, gatedSteps, redactFields } from '../../gates/index.js';
 import type { ToolGateway } from '../../gateway/index.js';
-import {
-  checkProfile,
-  explainLines,
-  type PipelineProfile,
-  PROFILES,
-} from '../../pipeline/index.js';
+import { checkProfile, explainLines, type PipelineProfile, PROFILES } from '../../pipeline/index.js';
 import type { Platform } from '../../platform/index.js';
 import type { AuditRecord, StepRecord, TaskRecord } from '../../store/index.js';
 import { NotFoundError, parseInput } from '../errors.js';
@@ -27,7 +22,12 @@ export interface OperatorRouteDeps {
 }
 
 const overviewQuery = z.strictObject({
-  hours: z.coerce.number().int().min(1).max(24 * 31).default(24),
+  hours: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 31)
+    .default(24),
   buckets: z.coerce.number().int().min(4).max(96).default(24),
 });
 
@@ -110,7 +110,9 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
   v1.get('/v1/audit/export', async (req, reply) => {
     const q = parseInput(exportQuery, req.query, 'query');
     const id = who(req);
-    const records = await platform.store.forTenant(id.tenant).audit.query(auditFilter(q, id, readsTenant(id)));
+    const records = await platform.store
+      .forTenant(id.tenant)
+      .audit.query(auditFilter(q, id, readsTenant(id)));
     const gate = gateFor(req, 'audit');
     const shown = records.map((r) => views.view(gate, r, id));
     const stamp = now().toISOString().replace(/[:.]/g, '-');
@@ -134,7 +136,8 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
     let gateway = dryRuns.get(line);
     if (!gateway) {
       const { config, registry, pipeline } = platform.runtime;
-      const allow = line === 'quick' ? config.lines.quick : line === 'readonly' ? ['doc_search'] : config.lines.deep;
+      const allow =
+        line === 'quick' ? config.lines.quick : line === 'readonly' ? ['doc_search'] : config.lines.deep;
       gateway = pipeline.gateway(profile, { tools: registry, allow: new Set(allow) }, { dryRun: true });
       dryRuns.set(line, gateway);
     }
@@ -166,10 +169,7 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
     const lines = [
       `${rec.tenant}/${rec.user} -> ${rec.tool}: ${rec.status.toUpperCase()} (recorded ${rec.time})`,
       ...(rec.decidedBy
-        ? [
-            `decided by: ${rec.decidedBy.stage} (${rec.decidedBy.ruleId})`,
-            `reason: ${rec.decidedBy.reason}`,
-          ]
+        ? [`decided by: ${rec.decidedBy.stage} (${rec.decidedBy.ruleId})`, `reason: ${rec.decidedBy.reason}`]
         : []),
       'stages:',
       ...rec.decisionPath.map(
@@ -185,7 +185,8 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
       const { gateway, profile } = dryRun(line);
       const requester = platform.runtime.identities.find(rec.user, rec.tenant);
       if (!exact) note = 'the logged arguments were redacted, so the call is not decided again';
-      else if (!requester) note = `${rec.user} is no longer in the directory, so the call is not decided again`;
+      else if (!requester)
+        note = `${rec.user} is no longer in the directory, so the call is not decided again`;
       else {
         const check = await gateway.check(
           { id: `explain-${rec.id}`, name: rec.tool, arguments: rec.args },
@@ -270,7 +271,8 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
       connection: 'keep-alive',
     });
     const send = (event: string, data: unknown) => {
-      if (open && !reply.raw.writableEnded) reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+      if (open && !reply.raw.writableEnded)
+        reply.raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     };
     const seen = new Map<number, string>();
     let status = '';
@@ -281,7 +283,12 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
         if (!task) break;
         if (task.status !== status) {
           status = task.status;
-          send('task', { id: task.id, status: task.status, currentStep: task.currentStep, updatedAt: task.updatedAt });
+          send('task', {
+            id: task.id,
+            status: task.status,
+            currentStep: task.currentStep,
+            updatedAt: task.updatedAt,
+          });
         }
         const steps = await tasks.getSteps(task.id);
         const changed: StepRecord[] = steps.filter((s) => seen.get(s.stepNo) !== stepKey(s));
@@ -289,7 +296,10 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
         if (changed.length > 0) for (const s of gatedSteps(gate, changed)) send('step', s);
         if (TERMINAL.has(task.status)) {
           const final = (task.plan as { final?: string } | null)?.final;
-          send('final', { status: task.status, ...(final !== undefined ? { result: gate.text(final) } : {}) });
+          send('final', {
+            status: task.status,
+            ...(final !== undefined ? { result: gate.text(final) } : {}),
+          });
           break;
         }
         await new Promise((r) => setTimeout(r, TIMELINE_POLL_MS));

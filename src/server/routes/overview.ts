@@ -26,7 +26,11 @@ export interface Overview {
   /** How many records the figures are computed from (at most the query's limit). */
   readonly records: number;
   readonly buckets: readonly DecisionBucket[];
-  readonly topDenyingRules: readonly { readonly stage: string; readonly rule: string; readonly count: number }[];
+  readonly topDenyingRules: readonly {
+    readonly stage: string;
+    readonly rule: string;
+    readonly count: number;
+  }[];
   readonly latencyByLine: readonly {
     readonly line: string;
     readonly count: number;
