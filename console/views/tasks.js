@@ -5,7 +5,7 @@ let selected;
 let stop;
 
 /** The task list: who asked, on which line, how far it is. Opening a task follows it live. */
-export async function showTasks(ctx, params = {}) {
+export async function showTasks(_ctx, params = {}) {
   if (params.taskId) selected = params.taskId;
   const { tasks } = await api('/v1/tasks?limit=50');
   const body = $('#tasks-table tbody');
