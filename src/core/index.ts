@@ -22,17 +22,18 @@ export type {
   ThirdPartyTextLedger,
   ToolCall,
 } from './stage-contract.js';
-export type {
-  CallObservation,
-  GatewayObserver,
-  ObservedCallEnd,
-  SpanAttributes,
-  SpanAttributeValue,
-  SpanKindName,
-  SpanPort,
-  SpanStart,
-  StageObservation,
-  TracerPort,
+export {
+  type CallObservation,
+  type GatewayObserver,
+  type ObservedCallEnd,
+  runInSpan,
+  type SpanAttributes,
+  type SpanAttributeValue,
+  type SpanKindName,
+  type SpanPort,
+  type SpanStart,
+  type StageObservation,
+  type TracerPort,
 } from './telemetry-port.js';
 export {
   type AgentFrameRef,

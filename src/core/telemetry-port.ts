@@ -32,6 +32,28 @@ export interface SpanStart {
   readonly carrier?: Readonly<Record<string, string | string[] | undefined>>;
 }
 
+/**
+ * Runs `fn` inside `span` and ends the span when it settles: `describe` adds what the result
+ * says, a rejection marks the span failed with the error's class name (never its message, which
+ * can quote data).
+ */
+export async function runInSpan<T>(
+  span: SpanPort,
+  fn: () => Promise<T>,
+  describe?: (result: T) => SpanAttributes,
+): Promise<T> {
+  try {
+    const result = await span.within(fn);
+    if (describe) span.set(describe(result));
+    return result;
+  } catch (err) {
+    span.fail('exception', err instanceof Error ? err.name : undefined);
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
 /** Starts spans under whichever span is active where it is called. */
 export interface TracerPort {
   start(name: string, options?: SpanStart): SpanPort;

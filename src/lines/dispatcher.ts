@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { ModelProvider } from '../agent/index.js';
-import type { Identity, SpanPort, TracerPort } from '../core/index.js';
+import {
+  type Identity,
+  runInSpan,
+  type SpanAttributes,
+  type SpanPort,
+  type TracerPort,
+} from '../core/index.js';
 import type { Approver } from '../gateway/index.js';
 import type { ConcurrencyQueue } from '../resilience/index.js';
 import type { DeepLine } from './deep/deep-line.js';
@@ -179,9 +185,9 @@ export class LineDispatcher {
           ...(options.approver ? { approver: options.approver } : {}),
         });
       const r = this.deps.tracer
-        ? await this.#inLine('quick', identity, sessionId, run, (s, out) =>
-            s.set({ 'twinline.outcome': out.outcome }),
-          )
+        ? await this.#inLine('quick', identity, sessionId, run, (out) => ({
+            'twinline.outcome': out.outcome,
+          }))
         : await run();
       // A flat literal (the quick line's answer has exactly these fields): cheaper than a spread.
       return this.#final(emit, {
@@ -291,20 +297,10 @@ export class LineDispatcher {
     identity: Identity,
     sessionId: string,
     fn: () => Promise<T>,
-    describe?: (span: SpanPort, result: T) => void,
+    describe?: (result: T) => SpanAttributes,
   ): Promise<T> {
     const span = this.#lineSpan(line, identity, sessionId);
-    if (!span) return fn();
-    try {
-      const result = await span.within(fn);
-      describe?.(span, result);
-      return result;
-    } catch (err) {
-      span.fail('exception', err instanceof Error ? err.name : undefined);
-      throw err;
-    } finally {
-      span.end();
-    }
+    return span ? runInSpan(span, fn, describe) : fn();
   }
 
   #final(emit: LineEventSink, result: RequestResult): RequestResult {

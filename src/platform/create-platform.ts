@@ -4,7 +4,14 @@ import { dirname, join } from 'node:path';
 import { createAccessPort, type ModelProvider, NoProviderError } from '../agent/index.js';
 import { egressSettings, type TwinlineConfig } from '../config/index.js';
 import { type ContextBus, openContextBus } from '../context/index.js';
-import { decide, hashCanonical, type Identity, type StageDecision, uuidV7 } from '../core/index.js';
+import {
+  decide,
+  hashCanonical,
+  type Identity,
+  runInSpan,
+  type StageDecision,
+  uuidV7,
+} from '../core/index.js';
 import { createInputGate, Egress, type EgressGate } from '../gates/index.js';
 import type { ToolGateway } from '../gateway/index.js';
 import {
@@ -640,20 +647,11 @@ export async function createPlatform(
           'gen_ai.conversation.id': sessionId,
         },
       });
-      try {
-        const result = await span.within(run);
-        span.set({
-          'twinline.request.id': result.requestId,
-          'twinline.route.target': result.route.target,
-          'twinline.outcome': result.outcome,
-        });
-        return result;
-      } catch (err) {
-        span.fail('exception', err instanceof Error ? err.name : undefined);
-        throw err;
-      } finally {
-        span.end();
-      }
+      return runInSpan(span, run, (result) => ({
+        'twinline.request.id': result.requestId,
+        'twinline.route.target': result.route.target,
+        'twinline.outcome': result.outcome,
+      }));
     },
     async cancelTask(tenant, taskId) {
       const tasks = store.forTenant(tenant).tasks;

@@ -1,36 +1,29 @@
-import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripWatermark } from '../../src/gates/index.js';
-import { type RunningServer, startServer } from '../../src/server/index.js';
+import type { RunningServer } from '../../src/server/index.js';
 import { auditCsv } from '../../src/server/routes/audit-views.js';
 import type { AuditRecord } from '../../src/store/index.js';
 import { MOBILE, RESIDENT_ID } from '../support/hostile-answer.js';
-import { officeTempConfig } from '../support/office-temp.js';
+import { serveScripted } from '../support/scripted-server.js';
 
 // The operator routes and the decision log through the real HTTP API: what the audit keeps of a
 // call's arguments (and what each viewer is shown of it), what decided it, the input gate's
 // records, the explanation, exports, a task's live timeline and raw outputs, the overview and the
 // metrics — each scoped to the caller's tenant and, for an employee, to their own records.
 
-const offices: ReturnType<typeof officeTempConfig>[] = [];
+const cleanups: (() => void)[] = [];
 let quick: RunningServer;
 let deep: RunningServer;
+let quickDb: string;
 const PII_NAME = `张伟 ${MOBILE} ${RESIDENT_ID}`;
 
 async function serve(script: unknown): Promise<RunningServer> {
-  const office = officeTempConfig();
-  offices.push(office);
-  const file = join(office.dir, 'model.json');
-  writeFileSync(file, JSON.stringify(script));
-  return startServer({
-    port: 0,
-    config: office.configFile,
-    model: `scripted:${file}`,
-    env: { ...process.env, TWINLINE_DATABASE_URL: '', TWINLINE_REDIS_URL: '' },
-    log: () => {},
-  });
+  const { server, dir, cleanup } = await serveScripted(script);
+  cleanups.push(cleanup);
+  quickDb ??= join(dir, 'twinline.sqlite');
+  return server;
 }
 
 async function call(
@@ -91,7 +84,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await quick?.close();
   await deep?.close();
-  for (const o of offices) o.cleanup();
+  for (const c of cleanups) c();
 });
 
 describe('the decision log', () => {
@@ -107,7 +100,7 @@ describe('the decision log', () => {
     expect(rec!.decidedBy).toMatchObject({ stage: 'policy', verdict: 'allow' });
     expect(rec!.decidedBy!.ruleId).toMatch(/^grant\./);
     // Stored as versioned JSON beside the filter columns.
-    const db = new Database(join(offices[0]!.dir, 'twinline.sqlite'), { readonly: true });
+    const db = new Database(quickDb, { readonly: true });
     try {
       const row = db
         .prepare('select decided_stage, decided_rule, decision_log from audit_records where id = ?')

@@ -1,11 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/server/index.js';
+import type { RunningServer } from '../../src/server/index.js';
 import { tracingWith } from '../../src/telemetry/index.js';
-import { officeTempConfig } from '../support/office-temp.js';
 import { RECENT } from '../support/recent-dates.js';
+import { serveScripted } from '../support/scripted-server.js';
 
 // The span tree of one quick and one deep request through `twinline serve`, exported to memory:
 // ingress → request → input gate, route, line → model calls and tool calls (one child per
@@ -13,24 +11,17 @@ import { RECENT } from '../support/recent-dates.js';
 // argument values anywhere.
 
 const exporter = new InMemorySpanExporter();
-const offices: ReturnType<typeof officeTempConfig>[] = [];
+const cleanups: (() => void)[] = [];
 let quick: RunningServer;
 let deep: RunningServer;
 let denying: RunningServer;
 
 async function serve(script: unknown): Promise<RunningServer> {
-  const office = officeTempConfig();
-  offices.push(office);
-  const file = join(office.dir, 'model.json');
-  writeFileSync(file, JSON.stringify(script));
-  return startServer({
-    port: 0,
-    config: office.configFile,
-    model: `scripted:${file}`,
-    env: { ...process.env, TWINLINE_DATABASE_URL: '', TWINLINE_REDIS_URL: '' },
-    log: () => {},
+  const { server, cleanup } = await serveScripted(script, {
     tracing: await tracingWith([new SimpleSpanProcessor(exporter)]),
   });
+  cleanups.push(cleanup);
+  return server;
 }
 
 const QUICK_ARGS = { from: RECENT.from, to: RECENT.to };
@@ -64,7 +55,7 @@ afterAll(async () => {
   await quick?.close();
   await deep?.close();
   await denying?.close();
-  for (const o of offices) o.cleanup();
+  for (const c of cleanups) c();
 });
 
 interface Node {
@@ -108,6 +99,14 @@ async function request(server: RunningServer, body: unknown, headers: Record<str
     body: JSON.stringify(body),
   });
   return { status: res.status, body: (await res.json()) as { outcome: string; route: { target: string } } };
+}
+
+/** Every attribute value of every span of a trace, as text. */
+function attributeValues(traceId: string): string[] {
+  return exporter
+    .getFinishedSpans()
+    .filter((s) => s.spanContext().traceId === traceId)
+    .flatMap((s) => Object.values(s.attributes).flat().map(String));
 }
 
 /** Waits until the ingress span of a trace has ended (it ends when the response closes). */
@@ -204,10 +203,7 @@ describe('traces of a request, end to end (in-memory exporter)', () => {
     });
 
     // Never an argument value, a prompt or an answer in any attribute.
-    const values = exporter
-      .getFinishedSpans()
-      .filter((s) => s.spanContext().traceId === traceId)
-      .flatMap((s) => Object.values(s.attributes).flat().map(String));
+    const values = attributeValues(traceId);
     for (const secret of [QUICK_ARGS.from, QUICK_ARGS.to, '日程', 'three meetings'])
       expect(
         values.some((v) => v.includes(secret)),
@@ -251,10 +247,7 @@ describe('traces of a request, end to end (in-memory exporter)', () => {
       'twinline.stage result.redact',
       'twinline.stage result.fact',
     ]);
-    const values = exporter
-      .getFinishedSpans()
-      .filter((s) => s.spanContext().traceId === root.span.spanContext().traceId)
-      .flatMap((s) => Object.values(s.attributes).flat().map(String));
+    const values = attributeValues(root.span.spanContext().traceId);
     for (const secret of ['travel reimbursement', DEEP_QUERY, 'economy class'])
       expect(
         values.some((v) => v.includes(secret)),

@@ -1,6 +1,7 @@
 import { canonicalJson, type DataLevel } from '../../core/index.js';
 import { type FieldRedactionConfig, redactFields } from './field-redaction.js';
 import { redactText, type TextRedactionPolicy } from './pii/redact-text.js';
+import { mapStrings } from './string-values.js';
 
 /** What of a tool the audit's redaction reads: its tags. */
 export interface TaggedTool {
@@ -15,17 +16,6 @@ export interface AuditArgumentOptions extends FieldRedactionConfig {
   readonly textPolicy?: Partial<TextRedactionPolicy>;
   /** Distinct (tool, arguments) pairs remembered, so a repeated call is redacted once (default 2 000). */
   readonly cacheSize?: number;
-}
-
-function mapStrings(v: unknown, f: (s: string) => string): unknown {
-  if (typeof v === 'string') return f(v);
-  if (Array.isArray(v)) return v.map((x) => mapStrings(x, f));
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = mapStrings(x, f);
-    return out;
-  }
-  return v;
 }
 
 /**
