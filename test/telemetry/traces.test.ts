@@ -274,5 +274,9 @@ describe('traces of a request, end to end (in-memory exporter)', () => {
     });
     // A tool the line does not have never reaches a stage.
     expect(names(tool)).toEqual([]);
+    // And its name — the model's text — never becomes a metric label.
+    const metrics = await (await fetch(`${denying.url}/metrics`)).text();
+    expect(metrics).toMatch(/twinline_tool_calls_total\{tool="\(unavailable\)",status="denied",domain="quick"\} 1/);
+    expect(metrics).not.toContain('tool="salary_analysis"');
   });
 });
