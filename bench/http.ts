@@ -5,6 +5,8 @@
  * stage, the read cache, the output gate) with audit on.
  *
  *   (a) one `twinline serve` process on SQLite;
+ *   (a') the same with tracing on (`OTEL_TRACES_EXPORTER=otlp` to an OTLP/HTTP sink on loopback
+ *       that only counts what it receives), to show what a traced request costs beside (a);
  *   (b) two processes on one PostgreSQL and one Redis (a fresh database, dropped afterwards;
  *       skipped with a message when the services are not reachable).
  *
@@ -19,6 +21,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
@@ -217,6 +220,47 @@ async function singleSqlite() {
   return { store: 'sqlite', ...result, audit };
 }
 
+/** An OTLP/HTTP endpoint on loopback that reads and counts export requests, and answers 200. */
+async function otlpSink(): Promise<{
+  url: string;
+  stats: { requests: number; bytes: number };
+  close(): Promise<void>;
+}> {
+  const stats = { requests: 0, bytes: 0 };
+  const server = createServer((req, res) => {
+    req.on('data', (c: Buffer) => {
+      stats.bytes += c.length;
+    });
+    req.on('end', () => {
+      stats.requests++;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' });
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** (a') one process on SQLite with every request traced and exported. */
+async function singleSqliteTraced() {
+  const sink = await otlpSink();
+  try {
+    const url = await serve({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: sink.url });
+    await probe(url);
+    await load([url], Math.min(2, SECONDS));
+    const result = await load([url], SECONDS);
+    await stopAll();
+    return { store: 'sqlite', tracing: 'otlp to a loopback sink', ...result, exported: { ...sink.stats } };
+  } finally {
+    await sink.close();
+  }
+}
+
 async function pgUp(): Promise<boolean> {
   return (await postgresReachable(PG_ADMIN)) && (await redisReachable(REDIS_URL));
 }
@@ -270,6 +314,11 @@ async function twoPostgres() {
 try {
   const single = process.env.BENCH_HTTP_TWO_ONLY ? { skipped: 'BENCH_HTTP_TWO_ONLY' } : await singleSqlite();
   process.stderr.write(`bench/http: single ${JSON.stringify(single)}\n`);
+  const traced =
+    process.env.BENCH_HTTP_TWO_ONLY || process.env.BENCH_HTTP_NO_TRACING
+      ? { skipped: process.env.BENCH_HTTP_TWO_ONLY ? 'BENCH_HTTP_TWO_ONLY' : 'BENCH_HTTP_NO_TRACING' }
+      : await singleSqliteTraced();
+  process.stderr.write(`bench/http: single, traced ${JSON.stringify(traced)}\n`);
   const two = process.env.BENCH_HTTP_SINGLE_ONLY
     ? { skipped: 'BENCH_HTTP_SINGLE_ONLY' }
     : await twoPostgres();
@@ -278,6 +327,15 @@ try {
       scenario: 'POST /v1/requests, quick line, cached read-only tool (calendar_list), audit on',
       target: { requestsPerSecond: 3000, p99Ms: 20 },
       singleProcessSqlite: single,
+      singleProcessSqliteTraced: traced,
+      // What tracing adds to one request's server CPU (ms), at the load of the two runs above.
+      tracingCpuMsPerRequest:
+        'serverCpuMsPerRequest' in single &&
+        'serverCpuMsPerRequest' in traced &&
+        single.serverCpuMsPerRequest !== null &&
+        traced.serverCpuMsPerRequest !== null
+          ? Number((traced.serverCpuMsPerRequest - single.serverCpuMsPerRequest).toFixed(3))
+          : null,
       twoProcessesPostgresRedis: two,
     })}\n`,
   );

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, type Identity } from '../core/index.js';
+import { ConfigError, type DataLevel, type Identity } from '../core/index.js';
 import type { PolicyDocument } from '../policy/index.js';
 import { resolveDataDir } from './data-dir.js';
 import {
@@ -67,6 +67,8 @@ export interface TwinlineConfig {
   readonly egress?: EgressConfig;
   /** The input gate's cut-offs (`inputGate` in the file). */
   readonly inputGate?: InputGateSection;
+  /** The decision log's settings (`audit` in the file; docs/operations.md, "Decision log"). */
+  readonly audit?: { readonly dataLevel: DataLevel };
 }
 
 /** The `router` section with its weights path made absolute. */
@@ -189,6 +191,7 @@ export function loadConfig(path?: string, options: LoadConfigOptions = {}): Twin
     ),
     ...(raw.egress ? { egress: raw.egress } : {}),
     ...(raw.inputGate ? { inputGate: raw.inputGate } : {}),
+    ...(raw.audit ? { audit: raw.audit } : {}),
   };
 }
 

@@ -113,6 +113,8 @@ function buildConfigSchemas() {
     egress: egressSchema().optional(),
     /** The input gate's cut-offs per channel (docs/gates.md, "Input gate"); `twinline scan --config` uses them. */
     inputGate: inputGateSchema().optional(),
+    /** The decision log (docs/operations.md, "Decision log"): the level its arguments are redacted for. */
+    audit: z.strictObject({ dataLevel: z.enum(DATA_LEVELS) }).optional(),
   });
 
   const attributeValue = z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]);

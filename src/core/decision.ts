@@ -32,6 +32,41 @@ export interface StageDecision {
   readonly reenter?: StageDecision;
 }
 
+/** Which decision of a path answers "decided by": the rule, its stage and the reason it gave. */
+export interface DecidedBy {
+  readonly stage: string;
+  readonly ruleId: string;
+  readonly reason: string;
+  readonly verdict: Verdict;
+}
+
+// Allows that are a grant, in the order "decided by" prefers them: a person's approval (a
+// reviewer, the host or a parent agent), then the policy rule or manifest roles that permitted the
+// call. Later allows (approval mode, rate limit, breaker) only let a granted call through.
+const PERSON_GRANTS: ReadonlySet<string> = new Set([
+  'review.approved',
+  'review.self-approved',
+  'approval.granted',
+]);
+const POLICY_STAGES: ReadonlySet<string> = new Set(['policy', 'rbac']);
+
+/**
+ * The decision that decided a call (docs/operations.md, "Decision log"): for a call that ran, the
+ * grant that allowed it — a person's approval first, then the policy rule — never the last stage
+ * it passed; otherwise the deciding (last) decision.
+ */
+export function decidedBy(status: string, path: readonly StageDecision[]): DecidedBy | undefined {
+  if (path.length === 0) return undefined;
+  let chosen = path[path.length - 1]!;
+  if (status === 'executed') {
+    chosen =
+      path.find((d) => d.verdict === 'allow' && PERSON_GRANTS.has(d.ruleId)) ??
+      path.find((d) => d.verdict === 'allow' && POLICY_STAGES.has(d.stage)) ??
+      chosen;
+  }
+  return { stage: chosen.stage, ruleId: chosen.ruleId, reason: chosen.reason, verdict: chosen.verdict };
+}
+
 /** Convenience constructor that keeps stage/rule naming consistent. */
 export function decide(
   verdict: Verdict,

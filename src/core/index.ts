@@ -1,7 +1,7 @@
 export { bundleArtifact, packageRoot, runningFromBundle, sourcesMatch } from './bundle-artifacts.js';
 export { canonicalJson, hashCanonical, sha256Hex } from './canonical.js';
 export { type ConfigSource, configSource } from './config-source.js';
-export { decide, type StageDecision, type Verdict } from './decision.js';
+export { type DecidedBy, decide, decidedBy, type StageDecision, type Verdict } from './decision.js';
 export { ConfigError, TwinlineError } from './errors.js';
 export { importExternal, type ModuleImporter, setExternalImporter } from './external-import.js';
 export {
@@ -26,6 +26,19 @@ export type {
   ToolHookAnswer,
   ToolHooks,
 } from './stage-contract.js';
+export {
+  type CallObservation,
+  type GatewayObserver,
+  type ObservedCallEnd,
+  runInSpan,
+  type SpanAttributes,
+  type SpanAttributeValue,
+  type SpanKindName,
+  type SpanPort,
+  type SpanStart,
+  type StageObservation,
+  type TracerPort,
+} from './telemetry-port.js';
 export {
   type AgentFrameRef,
   type FieldTag,

@@ -93,6 +93,12 @@ export interface ToolSpec<I = any, O = unknown> {
   readonly timeoutMs: number;
   /** Output field path (dotted, `[]` for array items, e.g. `customers[].phone`) → tag. */
   readonly fieldTags?: Readonly<Record<string, FieldTag>>;
+  /**
+   * Argument field path → tag, like `fieldTags` for the output: how the audit's decision log
+   * redacts the arguments it keeps (docs/operations.md, "Decision log"). `fieldTags` paths that
+   * also occur in the arguments apply there too.
+   */
+  readonly argumentTags?: Readonly<Record<string, FieldTag>>;
   /** Output field paths that carry free text from outside (pages, documents, emails): quoted as data. */
   readonly thirdPartyFields?: readonly string[];
   /** Result cache lifetime for read-only tools (quick line). */

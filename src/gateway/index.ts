@@ -16,6 +16,7 @@ export {
   validateArgs,
 } from './stages/index.js';
 export {
+  type AuditArguments,
   type GatewayCheck,
   type ReviewReplay,
   ToolGateway,
@@ -28,11 +29,15 @@ export type {
   ApprovalRequest,
   Approver,
   CallContext,
+  CallObservation,
+  GatewayObserver,
   GatewayResult,
   GatewayStage,
+  ObservedCallEnd,
   PreparedCall,
   ResultStage,
   ResultTransform,
+  StageObservation,
   ThirdPartyTextLedger,
   ToolCall,
   ToolHookAnswer,

@@ -11,7 +11,7 @@ export interface ReviewQueue {
 /** An approved review as the gateway needs it to run the call. */
 export type ApprovedReview = Pick<
   ReviewItem,
-  'id' | 'tenant' | 'user' | 'sessionId' | 'agent' | 'domain' | 'tool' | 'args' | 'identity'
+  'id' | 'tenant' | 'user' | 'sessionId' | 'agent' | 'domain' | 'tool' | 'args' | 'identity' | 'taskId'
 >;
 
 /** The store side of running approved reviews exactly once. */

@@ -1,5 +1,8 @@
 import {
+  type CallObservation,
   decide,
+  decidedBy,
+  type GatewayObserver,
   hashCanonical,
   type Identity,
   type SandboxGrant,
@@ -47,6 +50,19 @@ export interface ToolGatewayOptions {
   readonly reviewTtlMs?: number;
   /** A gateway that may only `check` (dry run): `invoke` throws, since nothing could be audited. */
   readonly dryRunOnly?: boolean;
+  /** Sees every attempted call, stage by stage (spans, metrics); absent costs nothing. */
+  readonly observer?: GatewayObserver;
+  /**
+   * The arguments as the audit keeps them beside their hash (redacted by the tool's tags at the
+   * audit's data level); absent: the audit keeps the hash only.
+   */
+  readonly auditArgs?: (tool: ToolSpec, args: unknown) => AuditArguments | undefined;
+}
+
+/** Arguments as the decision log records them, and the data level they were redacted for. */
+export interface AuditArguments {
+  readonly args: unknown;
+  readonly level: string;
 }
 
 /** The verdict of a dry run: what the gateway would decide, without executing or auditing. */
@@ -116,6 +132,10 @@ export class ToolGateway {
   readonly #approvalTimeoutMs: number;
   readonly #reviewTtlMs: number;
   readonly #dryRunOnly: boolean;
+  readonly #observer: GatewayObserver | undefined;
+  readonly #auditArgs: ToolGatewayOptions['auditArgs'];
+  /** Calls this gateway made to run an approved review, and the review each one runs. */
+  readonly #replays = new WeakMap<ToolCall, string>();
 
   constructor(options: ToolGatewayOptions) {
     this.#tools = options.tools;
@@ -126,6 +146,8 @@ export class ToolGateway {
     this.#approvalTimeoutMs = options.approvalTimeoutMs ?? 60_000;
     this.#reviewTtlMs = options.reviewTtlMs ?? 24 * 3600_000;
     this.#dryRunOnly = options.dryRunOnly ?? false;
+    this.#observer = options.observer;
+    this.#auditArgs = options.auditArgs;
   }
 
   /** Decides, executes when every stage allows, audits, and tells the model what happened. */
@@ -194,8 +216,10 @@ export class ToolGateway {
       // A reviewer approved this very call: that is its declaration (a replay profile that keeps
       // the intent slot sees it declared, never more than this one tool).
       declaredCapabilities: [review.tool],
+      ...(review.taskId ? { taskId: review.taskId } : {}),
     };
     const call: ToolCall = { id: `review-${review.id}`, name: review.tool, arguments: review.args };
+    this.#replays.set(call, review.id);
     const started = performance.now();
     const time = new Date();
     const lead = replay.approval ? [replay.approval] : [];
@@ -257,7 +281,21 @@ export class ToolGateway {
     });
   }
 
-  async #attempt(call: ToolCall, ctx: CallContext, opts: RunOptions): Promise<GatewayResult> {
+  #attempt(call: ToolCall, ctx: CallContext, opts: RunOptions): Promise<GatewayResult> {
+    if (!this.#observer) return this.#attemptObserved(call, ctx, opts, undefined);
+    const obs = this.#observer.call(call, ctx, this.#tools.get(call.name));
+    return this.#attemptObserved(call, ctx, opts, obs).then((result) => {
+      obs.end(result);
+      return result;
+    });
+  }
+
+  async #attemptObserved(
+    call: ToolCall,
+    ctx: CallContext,
+    opts: RunOptions,
+    obs: CallObservation | undefined,
+  ): Promise<GatewayResult> {
     const started = performance.now();
     const time = ctx.now ? ctx.now() : new Date();
     const tool = this.#tools.get(call.name);
@@ -272,7 +310,7 @@ export class ToolGateway {
     }
     let pre: PreOutcome;
     try {
-      pre = await this.#runStages({ call, tool, args: call.arguments }, ctx, opts);
+      pre = await this.#runStages({ call, tool, args: call.arguments }, ctx, opts, obs);
     } catch (err) {
       const d = decide('deny', 'gateway', 'stage.error', `A gateway stage failed: ${messageOf(err)}`);
       return this.#finish(call, ctx, started, time, {
@@ -311,23 +349,25 @@ export class ToolGateway {
     // The sandbox comes from the stages' decisions (the approval stage's), never from the call.
     const sandbox = sandboxGrantOf(path);
     let ranUnder: SandboxProfile | undefined;
-    const outcome = await executeWithTimeout(
-      tool,
-      prepared.args,
-      {
-        identity: ctx.identity,
-        sessionId: ctx.sessionId,
-        callId: call.id,
-        ...(ctx.agent ? { agent: ctx.agent } : {}),
-        ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
-        ...(ctx.cwd ? { cwd: ctx.cwd } : {}),
-        ...(sandbox ? { sandbox } : {}),
-        reportSandbox: (profile) => {
-          ranUnder = profile;
+    const run = () =>
+      executeWithTimeout(
+        tool,
+        prepared.args,
+        {
+          identity: ctx.identity,
+          sessionId: ctx.sessionId,
+          callId: call.id,
+          ...(ctx.agent ? { agent: ctx.agent } : {}),
+          ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
+          ...(ctx.cwd ? { cwd: ctx.cwd } : {}),
+          ...(sandbox ? { sandbox } : {}),
+          reportSandbox: (profile) => {
+            ranUnder = profile;
+          },
         },
-      },
-      ctx.signal,
-    );
+        ctx.signal,
+      );
+    const outcome = await (obs ? obs.execute(tool.name, run) : run());
     if (outcome.status !== 'executed') {
       return this.#finish(call, ctx, started, time, {
         status: outcome.status,
@@ -338,7 +378,7 @@ export class ToolGateway {
         ...(ranUnder ? { sandbox: ranUnder } : {}),
       });
     }
-    return this.#finishExecuted(call, ctx, started, time, pre, outcome, ranUnder);
+    return this.#finishExecuted(call, ctx, started, time, pre, outcome, ranUnder, obs);
   }
 
   async #finishExecuted(
@@ -349,14 +389,17 @@ export class ToolGateway {
     pre: PreOutcome,
     outcome: Extract<ExecutionOutcome, { status: 'executed' }>,
     ranUnder: SandboxProfile | undefined,
+    obs: CallObservation | undefined,
   ): Promise<GatewayResult> {
     const sandbox = ranUnder ? { sandbox: ranUnder } : {};
     let output = outcome.output;
     const notes: string[] = [];
     try {
       for (const stage of this.resultStages) {
+        const seen = obs?.stage(stage.name);
         let t = stage.transform(output, pre.prepared, ctx);
         if (isPromise(t)) t = await t;
+        seen?.end();
         output = t.output;
         if (t.notes) notes.push(...t.notes);
       }
@@ -417,6 +460,7 @@ export class ToolGateway {
         reason: decision.reason,
         decisionPath: path,
         expiresAt: new Date(time.getTime() + this.#reviewTtlMs).toISOString(),
+        ...(ctx.taskId ? { taskId: ctx.taskId } : {}),
       });
       return this.#finish(call, ctx, started, time, {
         status: 'review',
@@ -436,7 +480,12 @@ export class ToolGateway {
     }
   }
 
-  async #runStages(prepared: PreparedCall, ctx: CallContext, opts: RunOptions): Promise<PreOutcome> {
+  async #runStages(
+    prepared: PreparedCall,
+    ctx: CallContext,
+    opts: RunOptions,
+    obs?: CallObservation,
+  ): Promise<PreOutcome> {
     const path: StageDecision[] = opts.leadPath ? [...opts.leadPath] : [];
     let current = prepared;
     // One approval per call: once the approver allowed these arguments, a later `ask` in the same
@@ -445,11 +494,13 @@ export class ToolGateway {
     for (const stage of this.stages) {
       if (stage.name === opts.skipStage) continue;
       let d: StageDecision;
+      const seen = obs?.stage(stage.name);
       if (opts.standing && opts.standing.stage === stage.name) d = opts.standing;
       else {
         const e = stage.evaluate(current, ctx);
         d = isPromise(e) ? await e : e;
       }
+      seen?.end(d);
       if (d.reenter !== undefined && d.updatedArgs !== undefined) {
         // A rewrite that is a new call (a host hook edited the input): the same path as an
         // approver's edit — schema, then every slot from the first on the edited arguments, with
@@ -458,12 +509,17 @@ export class ToolGateway {
         const v = validateArgs(current.tool.inputSchema, current.tool.name, d.updatedArgs);
         path.push(v);
         if (v.verdict !== 'allow') return { verdict: 'deny', decision: v, path, prepared: current };
-        return this.#runStages({ call: current.call, tool: current.tool, args: v.updatedArgs }, ctx, {
-          ...opts,
-          leadPath: path,
-          standing: d.reenter,
-          ...(answered ? { answered } : {}),
-        });
+        return this.#runStages(
+          { call: current.call, tool: current.tool, args: v.updatedArgs },
+          ctx,
+          {
+            ...opts,
+            leadPath: path,
+            standing: d.reenter,
+            ...(answered ? { answered } : {}),
+          },
+          obs,
+        );
       }
       path.push(d);
       if (d.updatedArgs !== undefined)
@@ -474,7 +530,9 @@ export class ToolGateway {
         continue;
       }
       if (d.verdict === 'ask' && !opts.dryRun && !opts.replay && ctx.approver) {
+        const asking = obs?.stage('approver');
         const answer = await this.#askApprover(current, d, ctx);
+        asking?.end(answer.decision);
         path.push(answer.decision);
         if (answer.decision.verdict !== 'allow') {
           return { verdict: 'deny', decision: answer.decision, path, prepared: current };
@@ -489,6 +547,7 @@ export class ToolGateway {
             { call: current.call, tool: current.tool, args: v.updatedArgs },
             ctx,
             { ...opts, leadPath: path, answered: answer.decision },
+            obs,
           );
           return again;
         }
@@ -596,6 +655,8 @@ export class ToolGateway {
     // Time-ordered: the audit table is appended to at its end (see uuidV7).
     const auditId = uuidV7(time.getTime());
     const modelContent = renderModelContent(call.name, r.status, r.decision, r, r.path);
+    const decided = decidedBy(r.status, r.path);
+    const logged = this.#loggedArgs(call, r.args);
     const record: AuditRecord = {
       id: auditId,
       time: time.toISOString(),
@@ -614,6 +675,9 @@ export class ToolGateway {
       ...(ctx.watermark ? { watermark: ctx.watermark } : {}),
       ...(ctx.taskId ? { taskId: ctx.taskId } : {}),
       ...(r.sandbox ? { sandbox: r.sandbox } : {}),
+      ...(decided ? { decidedBy: decided } : {}),
+      ...(logged ? { args: logged.args, argsLevel: logged.level } : {}),
+      ...(r.reviewId || this.#replays.has(call) ? { reviewId: r.reviewId ?? this.#replays.get(call) } : {}),
     };
     try {
       this.#audit.record(record);
@@ -633,6 +697,18 @@ export class ToolGateway {
       ...(r.reviewId ? { reviewId: r.reviewId } : {}),
       auditId,
     };
+  }
+
+  /** The arguments as the decision log keeps them; a failure keeps the hash only, never raw values. */
+  #loggedArgs(call: ToolCall, args: unknown): AuditArguments | undefined {
+    if (!this.#auditArgs) return undefined;
+    const tool = this.#tools.get(call.name);
+    if (!tool) return undefined;
+    try {
+      return this.#auditArgs(tool, args);
+    } catch {
+      return undefined;
+    }
   }
 }
 

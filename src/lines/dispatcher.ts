@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type ModelProvider, modelFailureSentence } from '../agent/index.js';
-import type { Identity } from '../core/index.js';
+import {
+  type Identity,
+  runInSpan,
+  type SpanAttributes,
+  type SpanPort,
+  type TracerPort,
+} from '../core/index.js';
 import type { Approver } from '../gateway/index.js';
 import type { DeepAdmission } from '../resilience/index.js';
 import type { DeepLine } from './deep/deep-line.js';
@@ -53,6 +59,10 @@ export interface DispatcherDeps {
   readonly deepPrompts?: DeepPrompts;
   /** Called with every routing decision (console, metrics). */
   readonly onRouted?: (entry: { identity: Identity; query: string; decision: RouteDecision }) => void;
+  /** Spans for the line a request runs on (docs/operations.md, "Traces"); absent costs nothing. */
+  readonly tracer?: TracerPort | undefined;
+  /** How long a deep task waited in the line's queue before it started. */
+  readonly onQueueWait?: ((line: 'deep', seconds: number) => void) | undefined;
 }
 
 export interface RequestOptions {
@@ -143,11 +153,13 @@ export class LineDispatcher {
     this.deps.onRouted?.({ identity, query, decision: route });
 
     if (route.target === 'readonly_fallback') {
-      const answer = await this.deps.readonly.answer(identity, query, {
-        sessionId,
-        emit,
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
+      const answer = await this.#inLine('readonly', identity, sessionId, () =>
+        this.deps.readonly.answer(identity, query, {
+          sessionId,
+          emit,
+          ...(options.signal ? { signal: options.signal } : {}),
+        }),
+      );
       return this.#final(emit, {
         ...base,
         outcome: 'completed',
@@ -159,11 +171,13 @@ export class LineDispatcher {
 
     const provider = options.provider ?? this.deps.providerFor(route.target);
     if (!provider) {
-      const answer = await this.deps.readonly.answer(identity, query, {
-        sessionId,
-        emit,
-        degradedReason: 'no model service is available',
-      });
+      const answer = await this.#inLine('readonly', identity, sessionId, () =>
+        this.deps.readonly.answer(identity, query, {
+          sessionId,
+          emit,
+          degradedReason: 'no model service is available',
+        }),
+      );
       return this.#final(emit, {
         ...base,
         outcome: 'degraded',
@@ -175,14 +189,20 @@ export class LineDispatcher {
     }
 
     if (route.target === 'quick') {
-      const r = await this.deps.quick.run(identity, query, {
-        provider,
-        sessionId,
-        // Only a caller that listens gets the run's events (the quick line then builds them all).
-        ...(options.emit ? { emit } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.approver ? { approver: options.approver } : {}),
-      });
+      const run = () =>
+        this.deps.quick.run(identity, query, {
+          provider,
+          sessionId,
+          // Only a caller that listens gets the run's events (the quick line then builds them all).
+          ...(options.emit ? { emit } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.approver ? { approver: options.approver } : {}),
+        });
+      const r = this.deps.tracer
+        ? await this.#inLine('quick', identity, sessionId, run, (out) => ({
+            'twinline.outcome': out.outcome,
+          }))
+        : await run();
       if (r.modelFailure) {
         this.deps.onModelFailure?.({ identity, requestId, line: 'quick', failure: r.modelFailure });
         // The model service failed mid-run: the degraded path, recording what already ran.
@@ -227,17 +247,38 @@ export class LineDispatcher {
     const taskId = await this.deps.deep.accept(identity, query, sessionId);
     // A queued task outlives the request that started it: only a waiting caller may cancel it.
     const signal = options.waitForDeep ? options.signal : undefined;
+    const span = this.#lineSpan('deep', identity, sessionId);
+    span?.set({ 'twinline.task.id': taskId });
+    const queuedAt = performance.now();
+    const run = () => {
+      const waited = (performance.now() - queuedAt) / 1000;
+      this.deps.onQueueWait?.('deep', waited);
+      span?.set({ 'twinline.queue.wait_ms': Math.round(waited * 1000) });
+      const running = () =>
+        this.deps.deep.run(
+          identity.tenant,
+          taskId,
+          emit,
+          signal,
+          // A model chosen for this request plans its task too.
+          options.provider ? new ModelPlanner(options.provider, undefined, this.deps.deepPrompts) : undefined,
+        );
+      return span ? span.within(running) : running();
+    };
     const owner = { tenant: identity.tenant, user: identity.user, taskId };
-    const ticket = this.deps.deepQueue.submit(owner, () =>
-      this.deps.deep.run(
-        identity.tenant,
-        taskId,
-        emit,
-        signal,
-        // A model chosen for this request plans its task too.
-        options.provider ? new ModelPlanner(options.provider, undefined, this.deps.deepPrompts) : undefined,
-      ),
-    );
+    const ticket = this.deps.deepQueue.submit(owner, run);
+    if (span) {
+      ticket.done.then(
+        (done) => {
+          span.set({ 'twinline.outcome': done?.outcome ?? 'elsewhere' });
+          span.end();
+        },
+        (err: unknown) => {
+          span.fail('exception', err instanceof Error ? err.name : undefined);
+          span.end();
+        },
+      );
+    }
     emit({
       type: 'task_accepted',
       taskId,
@@ -274,6 +315,36 @@ export class LineDispatcher {
       });
     }
     return this.#final(emit, { ...base, ...done, taskId });
+  }
+
+  /** The span of the line a request runs on: `invoke_agent` for the quick line's agent. */
+  #lineSpan(
+    line: 'deep' | 'quick' | 'readonly',
+    identity: Identity,
+    sessionId: string,
+  ): SpanPort | undefined {
+    return this.deps.tracer?.start(line === 'quick' ? 'invoke_agent quick' : `twinline.line ${line}`, {
+      attributes: {
+        'twinline.line': line,
+        'twinline.tenant': identity.tenant,
+        'gen_ai.conversation.id': sessionId,
+        ...(line === 'quick'
+          ? { 'gen_ai.operation.name': 'invoke_agent', 'gen_ai.agent.name': 'quick' }
+          : {}),
+      },
+    });
+  }
+
+  /** Runs `fn` inside its line's span (when tracing) and ends the span with what it returned. */
+  async #inLine<T>(
+    line: 'quick' | 'readonly',
+    identity: Identity,
+    sessionId: string,
+    fn: () => Promise<T>,
+    describe?: (result: T) => SpanAttributes,
+  ): Promise<T> {
+    const span = this.#lineSpan(line, identity, sessionId);
+    return span ? runInSpan(span, fn, describe) : fn();
   }
 
   #final(emit: LineEventSink, result: RequestResult): RequestResult {

@@ -1,6 +1,8 @@
 import { type AccessState, compileRuleSet, createAccessStage, createApprovalStage } from '../access/index.js';
-import { createQuotingStage, createRedactionStage } from '../gates/index.js';
+import type { DataLevel, GatewayObserver } from '../core/index.js';
+import { auditArgumentRedactor, createQuotingStage, createRedactionStage } from '../gates/index.js';
 import {
+  type AuditArguments,
   createHookStage,
   type GatewayStage,
   type ResultStage,
@@ -45,6 +47,13 @@ export interface PipelineLayers {
   readonly factStage?: ResultStage | undefined;
   /** The host's PreToolUse hooks for the `hooks` slot (a host session; none registered → no objection). */
   readonly hooks?: ToolHooks | undefined;
+  /** Sees every call of every gateway, stage by stage (src/telemetry: spans and metrics). */
+  readonly observer?: GatewayObserver | undefined;
+  /**
+   * The data level the decision log's arguments are redacted for (`audit.dataLevel` in the config);
+   * absent: the audit keeps the argument hash only.
+   */
+  readonly auditDataLevel?: DataLevel | undefined;
 }
 
 /** Where one gateway stands: the tools it can reach and who may call them when a call says nothing. */
@@ -79,11 +88,19 @@ export class Pipeline {
   // Shared by every gateway, so a memoised redaction is computed once per (tool, level, output).
   readonly #quote: ResultStage;
   readonly #redact: ResultStage;
+  /**
+   * The arguments as the decision log keeps them (redacted for `layers.auditDataLevel`), for the
+   * gateways and for records written beside them (the input gate's); undefined without a level.
+   */
+  readonly auditArguments: ((tool: ToolSpec, args: unknown) => AuditArguments) | undefined;
 
   constructor(layers: PipelineLayers) {
     this.layers = layers;
     this.#quote = createQuotingStage();
     this.#redact = memoizeResultStage(createRedactionStage());
+    this.auditArguments = layers.auditDataLevel
+      ? auditArgumentRedactor({ level: layers.auditDataLevel })
+      : undefined;
   }
 
   /** A gateway for `profile` at `site`. `dryRun` builds one that may only `check`. */
@@ -107,6 +124,8 @@ export class Pipeline {
       ...(options.dryRun ? { dryRunOnly: true } : {}),
       ...(layers.reviews ? { reviews: layers.reviews } : {}),
       ...(layers.approvalTimeoutMs !== undefined ? { approvalTimeoutMs: layers.approvalTimeoutMs } : {}),
+      ...(layers.observer ? { observer: layers.observer } : {}),
+      ...(this.auditArguments ? { auditArgs: this.auditArguments } : {}),
     });
   }
 

@@ -4,7 +4,14 @@ import { dirname, join } from 'node:path';
 import { createAccessPort, type ModelProvider, NoProviderError } from '../agent/index.js';
 import { egressSettings, resolveDeepAdmission, type TwinlineConfig } from '../config/index.js';
 import { type ContextBus, openContextBus } from '../context/index.js';
-import type { Identity, StageDecision } from '../core/index.js';
+import {
+  decide,
+  hashCanonical,
+  type Identity,
+  runInSpan,
+  type StageDecision,
+  uuidV7,
+} from '../core/index.js';
 import { createInputGate, Egress, type EgressGate } from '../gates/index.js';
 import type { ToolGateway } from '../gateway/index.js';
 import {
@@ -48,7 +55,7 @@ import { endedReview, ReviewService } from '../review/index.js';
 import { type ConfiguredRouter, createConfiguredRouter } from '../router/index.js';
 import { createRuntime, type Runtime } from '../runtime/index.js';
 import type { AuditRecord, AuditSink, Store } from '../store/index.js';
-import type { TwinlineLogger } from '../telemetry/index.js';
+import type { Telemetry, TwinlineLogger } from '../telemetry/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import { LineToolCatalog, withBreaker } from './line-tools.js';
 import { providerSource } from './provider-source.js';
@@ -87,6 +94,8 @@ export interface PlatformOptions {
    * the service said. Never arguments, request text or answers. Default: no logging.
    */
   readonly logger?: TwinlineLogger;
+  /** Traces and metrics of the request path (docs/operations.md); absent: none, at no cost. */
+  readonly telemetry?: Telemetry;
 }
 
 /** What deciding a review did. */
@@ -267,12 +276,15 @@ export async function createPlatform(
     : store.audit;
   // The serve profiles of the pipeline: the same layers `twinline check` explains, plus this
   // process's limits, breakers and the quick line's write facts.
+  const telemetry = options.telemetry;
+  const tracer = telemetry?.tracer;
   const pipeline = new Pipeline({
     ...runtime.pipeline.layers,
     audit,
     rateLimiter: limiter,
     breakers,
     factStage: createWriteFactStage(),
+    observer: telemetry?.gatewayObserver,
   });
   const site = (tools: LineToolCatalog): GatewaySite => ({ tools, allow: tools.names });
   const sites = { deep: site(deepTools), quick: site(quickTools), readonly: site(readonlyTools) };
@@ -296,12 +308,19 @@ export async function createPlatform(
     ...(config.prompts?.composer ? { composer: config.prompts.composer } : {}),
   };
   const wrapProvider = options.wrapProvider;
-  const newProvider = wrapProvider
+  const wrapped = wrapProvider
     ? () => {
         const p = source();
         return p ? wrapProvider(p) : undefined;
       }
     : source;
+  // Every model turn of the lines is traced and measured when telemetry is on.
+  const newProvider = telemetry
+    ? () => {
+        const p = wrapped();
+        return p ? telemetry.provider(p) : undefined;
+      }
+    : wrapped;
 
   const readonly = new ReadonlyLine({
     gateway: gateways.readonly,
@@ -373,8 +392,70 @@ export async function createPlatform(
     now,
   });
 
+  /**
+   * A request the input gate stopped, in the audit beside the tool calls (docs/operations.md,
+   * "Decision log"): the query only as the decision log keeps arguments, its review linked.
+   */
+  const auditInput = (
+    identity: Identity,
+    sessionId: string,
+    query: string,
+    verdict: { verdict: string; score: number; findings: readonly { type: string; reason: string }[] },
+    reviewId: string,
+  ) => {
+    const time = now();
+    const d = decide(
+      verdict.verdict === 'block' ? 'deny' : 'review',
+      'input',
+      `input.${verdict.verdict}`,
+      `input gate: ${verdict.verdict} (score ${verdict.score}): ${verdict.findings
+        .map((f) => f.reason)
+        .slice(0, 3)
+        .join('; ')}`,
+      { details: { score: verdict.score, findings: [...new Set(verdict.findings.map((f) => f.type))] } },
+    );
+    const logged = pipeline.auditArguments?.({ name: INPUT_REVIEW_TOOL } as ToolSpec, { query });
+    audit.record({
+      id: uuidV7(time.getTime()),
+      time: time.toISOString(),
+      tenant: identity.tenant,
+      user: identity.user,
+      sessionId,
+      agent: 'input_gate',
+      domain: 'input',
+      tool: INPUT_REVIEW_TOOL,
+      callId: `input-${reviewId}`,
+      argsHash: hashCanonical({ query }),
+      status: verdict.verdict === 'block' ? 'denied' : 'review',
+      decisionPath: [d],
+      resultSummary: `queued for review ${reviewId}`,
+      durationMs: 0,
+      decidedBy: { stage: d.stage, ruleId: d.ruleId, reason: d.reason, verdict: d.verdict },
+      reviewId,
+      ...(logged ? { args: logged.args, argsLevel: logged.level } : {}),
+    });
+  };
+
+  /** A part of the request path in its own span (when tracing), ended with what `describe` reads. */
+  const inSpan = <T>(name: string, fn: () => T, describe: (r: T) => Record<string, string | number>): T => {
+    if (!tracer) return fn();
+    const span = tracer.start(name);
+    try {
+      const r = fn();
+      span.set(describe(r));
+      return r;
+    } finally {
+      span.end();
+    }
+  };
+
   const dispatcher = new LineDispatcher({
-    route: (q) => router.route(q),
+    route: (q) =>
+      inSpan(
+        'twinline.route',
+        () => router.route(q),
+        (d) => ({ 'twinline.route.target': d.target, 'twinline.rule_id': d.rule ?? 'classifier' }),
+      ),
     deepPrompts,
     onModelFailure: ({ identity, requestId, line, failure }) =>
       logger?.warn(
@@ -390,11 +471,20 @@ export async function createPlatform(
         'model service failed; answered on the degraded path',
       ),
     scanInput: (text) => {
-      const { scan } = inputGate.check(text, 'user_input');
+      const { scan } = inSpan(
+        'twinline.input_gate',
+        () => inputGate.check(text, 'user_input'),
+        ({ scan: s }) => ({
+          'twinline.decision': s.verdict === 'pass' ? 'allow' : s.verdict === 'block' ? 'deny' : 'review',
+          'twinline.rule_id': `input.${s.verdict}`,
+          'twinline.input.score': s.score,
+        }),
+      );
+      telemetry?.metrics?.inputGate(scan.verdict);
       return scan;
     },
-    flagInput: async ({ identity, sessionId, query, verdict }) =>
-      store.forTenant(identity.tenant).reviews.enqueue({
+    flagInput: async ({ identity, sessionId, query, verdict }) => {
+      const parked = await store.forTenant(identity.tenant).reviews.enqueue({
         tenant: identity.tenant,
         user: identity.user,
         sessionId,
@@ -409,7 +499,12 @@ export async function createPlatform(
           .join('; ')}`,
         decisionPath: [],
         expiresAt: new Date(now().getTime() + 24 * 3600_000).toISOString(),
-      }),
+      });
+      auditInput(identity, sessionId, query, verdict, parked.id);
+      return parked;
+    },
+    tracer,
+    onQueueWait: (line, seconds) => telemetry?.metrics?.queueWait(line, seconds),
     deep,
     deepQueue,
     quick,
@@ -435,7 +530,9 @@ export async function createPlatform(
     if (!deepQueue.hasRoom(tenant)) return { done: Promise.resolve(undefined) };
     const ac = new AbortController();
     running.set(taskId, ac);
+    const queuedAt = performance.now();
     return deepQueue.submit({ tenant, user: task.user, taskId }, async () => {
+      telemetry?.metrics?.queueWait('deep', (performance.now() - queuedAt) / 1000);
       try {
         return await deep.run(tenant, taskId, () => {}, ac.signal);
       } finally {
@@ -612,15 +709,35 @@ export async function createPlatform(
       const sessionId = rest.sessionId ?? randomUUID();
       const gate = egress.for({ viewer: identity, sessionId, channel });
       const events = emit ? new LineEventEgress(gate, emit) : undefined;
-      const result = await dispatcher.handle(identity, query, {
-        ...rest,
-        sessionId,
-        ...(events ? { emit: (e) => events.accept(e) } : {}),
+      const run = async () => {
+        const result = await dispatcher.handle(identity, query, {
+          ...rest,
+          sessionId,
+          ...(rest.provider && telemetry ? { provider: telemetry.provider(rest.provider) } : {}),
+          ...(events ? { emit: (e) => events.accept(e) } : {}),
+        });
+        events?.end();
+        if (logger?.isLevelEnabled('info'))
+          logger.info(requestLogLine(identity, channel, result, started), 'request');
+        return inSpan(
+          'twinline.output_gate',
+          () => gateRequestResult(gate, result),
+          (g) => ({ 'twinline.output.verdict': g.outputGate.verdict, 'twinline.channel': channel }),
+        );
+      };
+      if (!tracer) return run();
+      const span = tracer.start('twinline.request', {
+        attributes: {
+          'twinline.tenant': identity.tenant,
+          'twinline.channel': channel,
+          'gen_ai.conversation.id': sessionId,
+        },
       });
-      events?.end();
-      if (logger?.isLevelEnabled('info'))
-        logger.info(requestLogLine(identity, channel, result, started), 'request');
-      return gateRequestResult(gate, result);
+      return runInSpan(span, run, (result) => ({
+        'twinline.request.id': result.requestId,
+        'twinline.route.target': result.route.target,
+        'twinline.outcome': result.outcome,
+      }));
     },
     async cancelTask(tenant, taskId) {
       const tasks = store.forTenant(tenant).tasks;

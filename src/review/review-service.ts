@@ -214,5 +214,6 @@ function toApproved(item: ReviewItem): ApprovedReview {
     tool: item.tool,
     args: item.args,
     identity: item.identity,
+    ...(item.taskId ? { taskId: item.taskId } : {}),
   };
 }

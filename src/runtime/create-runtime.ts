@@ -84,6 +84,7 @@ export async function createRuntime(config: TwinlineConfig, options: RuntimeOpti
     audit: store ? store.audit : NO_AUDIT,
     reviews: store?.reviews,
     approvalTimeoutMs: config.approvalTimeoutMs,
+    auditDataLevel: config.audit?.dataLevel ?? 'L1',
   });
   const gateway = pipeline.gateway(
     PROFILES[options.profile ?? 'library'],

@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { Identity } from '../core/index.js';
+import type { Identity, TracerPort } from '../core/index.js';
 import { TwinlineError } from '../core/index.js';
-import { gatedAuditRecord, gatedReview, gatedSteps, gatedTask } from '../gates/index.js';
+import { gatedReview, gatedSteps, gatedTask } from '../gates/index.js';
 import type { GatedLineEvent } from '../lines/index.js';
 import type { Platform } from '../platform/index.js';
 import { isStoreUnavailable } from '../store/index.js';
@@ -19,14 +19,19 @@ import {
   readCredential,
 } from './auth/index.js';
 import { BadRequestError, ForbiddenError, NotFoundError, parseInput } from './errors.js';
+import { traceRoutes } from './http-tracing.js';
 import type { ServerMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
+import { AuditViews } from './routes/audit-views.js';
+import { auditFilter, registerOperatorRoutes } from './routes/operator-routes.js';
+import { reviewDetails } from './routes/review-details.js';
 import {
   auditQuery,
   idParam,
   listQuery,
   requestBody,
   reviewDecisionBody,
+  reviewDenyBody,
   reviewsQuery,
   routeBody,
 } from './schemas.js';
@@ -39,6 +44,8 @@ export interface ServerOptions {
   readonly reviewerRoles?: readonly string[];
   /** Roles that, like reviewers, see every entry of their own tenant's lists (default `[admin]`). */
   readonly adminRoles?: readonly string[];
+  /** Roles that may read the tenant's whole audit, tasks and reviews, and decide nothing. */
+  readonly auditorRoles?: readonly string[];
   readonly metrics?: ServerMetrics;
   /**
    * Operator keys that may read `GET /metrics` here. Without any, `/metrics` is refused on this
@@ -54,6 +61,8 @@ export interface ServerOptions {
   readonly logger?: TwinlineLogger;
   /** Aborted when the server gives up waiting for in-flight requests: their model calls stop. */
   readonly shutdownSignal?: AbortSignal;
+  /** Ingress spans for the API's routes (docs/operations.md, "Traces"); absent: none. */
+  readonly tracer?: TracerPort | undefined;
 }
 
 declare module 'fastify' {
@@ -99,6 +108,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   app.addHook('onRoute', (r) => {
     for (const m of [r.method].flat()) if (m !== 'HEAD') routes.push(`${m} ${r.url}`);
   });
+  if (options.tracer) traceRoutes(app, options.tracer);
   const auth = new Authenticator(options.auth, (tenant, user) => {
     try {
       return platform.runtime.identities.resolve(user, tenant);
@@ -109,8 +119,13 @@ export function buildServer(options: ServerOptions): FastifyInstance {
   const reviewerRoles = new Set(options.reviewerRoles ?? ['reviewer']);
   const adminRoles = new Set(options.adminRoles ?? ['admin']);
   const isReviewer = (id: Identity) => id.roles.some((r) => reviewerRoles.has(r));
-  // Who sees every entry of the tenant's lists; anyone else sees only their own (docs/server.md).
-  const seesTenant = (id: Identity) => isReviewer(id) || id.roles.some((r) => adminRoles.has(r));
+  const auditorRoles = new Set(options.auditorRoles ?? ['auditor']);
+  const isAuditor = (id: Identity) => id.roles.some((r) => auditorRoles.has(r));
+  // Who sees every entry of the tenant's lists (reviewers, admins, auditors); anyone else sees
+  // only their own (docs/server.md, "Visibility"). Auditors read; only reviewers decide.
+  const seesTenant = (id: Identity) =>
+    isReviewer(id) || isAuditor(id) || id.roles.some((r) => adminRoles.has(r));
+  const readsTenant = seesTenant;
   /** The user a list is narrowed to: the caller's own, unless they may see the whole tenant. */
   const ownUnlessPrivileged = (id: Identity, asked?: string) => (seesTenant(id) ? asked : id.user);
   const metricsKeys = new MetricsKeys(options.metricsKeys ?? []);
@@ -245,8 +260,10 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     return reply.send(body);
   });
 
+  const auditViews = new AuditViews(platform.runtime.registry);
   app.register(async (v1) => {
     v1.addHook('preHandler', authed);
+    registerOperatorRoutes(v1, { platform, readsTenant, gateFor });
 
     v1.get('/v1/whoami', async (req) => {
       const id = who(req);
@@ -256,6 +273,7 @@ export function buildServer(options: ServerOptions): FastifyInstance {
         roles: id.roles,
         dataLevel: id.dataLevel,
         reviewer: isReviewer(id),
+        auditor: isAuditor(id),
       };
     });
 
@@ -355,18 +373,25 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const q = parseInput(reviewsQuery, req.query, 'query');
       const id = who(req);
       const user = ownUnlessPrivileged(id);
-      const items = await platform.store.forTenant(id.tenant).reviews.list({
+      const tenant = platform.store.forTenant(id.tenant);
+      const visible = await tenant.reviews.list({
         ...(q.status ? { status: q.status } : {}),
         ...(user ? { user } : {}),
         limit: q.limit,
       });
-      return { reviews: items.map((r) => gatedReview(gateFor(req, r.sessionId), reviewView(r))) };
+      const details = await reviewDetails(tenant.tasks, visible);
+      return {
+        now: new Date().toISOString(),
+        reviews: visible.map((r) =>
+          gatedReview(gateFor(req, r.sessionId), { ...reviewView(r), ...details(r) }),
+        ),
+      };
     });
 
     for (const verb of ['approve', 'deny'] as const) {
       v1.post(`/v1/reviews/:id/${verb}`, async (req) => {
         const { id: reviewId } = parseInput(idParam, req.params, 'path');
-        const body = parseInput(reviewDecisionBody, req.body, 'body');
+        const body = parseInput(verb === 'deny' ? reviewDenyBody : reviewDecisionBody, req.body, 'body');
         const id = who(req);
         if (!isReviewer(id)) throw new ForbiddenError('only reviewers may decide reviews');
         const item = await platform.store.forTenant(id.tenant).reviews.get(reviewId);
@@ -383,16 +408,11 @@ export function buildServer(options: ServerOptions): FastifyInstance {
     v1.get('/v1/audit', async (req) => {
       const q = parseInput(auditQuery, req.query, 'query');
       const id = who(req);
-      const user = ownUnlessPrivileged(id, q.user);
-      const records = await platform.store.forTenant(id.tenant).audit.query({
-        ...(user ? { user } : {}),
-        ...(q.tool ? { tool: q.tool } : {}),
-        ...(q.since ? { since: q.since } : {}),
-        ...(q.until ? { until: q.until } : {}),
-        limit: q.limit,
-      });
+      const records = await platform.store
+        .forTenant(id.tenant)
+        .audit.query(auditFilter(q, id, readsTenant(id)));
       const gate = gateFor(req, 'audit');
-      return { records: records.map((r) => gatedAuditRecord(gate, r)) };
+      return { records: records.map((r) => auditViews.view(gate, r, id)) };
     });
 
     // The caller's tenant's breakers only; the tool-wide state shows, other tenants' counts do not.

@@ -50,6 +50,8 @@ const authFileSchema = z.strictObject({
       listen: listenAddress.optional(),
     })
     .optional(),
+  /** Roles that may read the tenant's whole audit, tasks and review queue, but decide nothing. */
+  auditorRoles: z.array(z.string()).default(['auditor']),
 });
 
 export interface LoadedAuth {
@@ -60,6 +62,7 @@ export interface LoadedAuth {
   readonly metricsKeys: readonly MetricsKeyEntry[];
   /** A separate `host:port` serving `/metrics` without credentials (`TWINLINE_METRICS_LISTEN` wins). */
   readonly metricsListen: string | undefined;
+  readonly auditorRoles: readonly string[];
   readonly file: string | undefined;
 }
 
@@ -88,6 +91,7 @@ export function loadAuthFile(
       settings: {},
       reviewerRoles: ['reviewer'],
       adminRoles: ['admin'],
+      auditorRoles: ['auditor'],
       metricsKeys: [],
       metricsListen: envListen,
       file: undefined,
@@ -99,6 +103,7 @@ export function loadAuthFile(
     adminRoles: raw.adminRoles,
     metricsKeys: raw.metrics?.keys ?? [],
     metricsListen: envListen ?? raw.metrics?.listen,
+    auditorRoles: raw.auditorRoles,
     file,
   };
 }

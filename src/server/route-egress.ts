@@ -33,4 +33,25 @@ export const ROUTE_EGRESS: Readonly<
   'POST /v1/reviews/:id/deny': { carries: 'gated', what: 'the review’s status (an input review’s too)' },
   'GET /v1/audit': { carries: 'gated', what: 'result summaries and decision paths' },
   'GET /v1/breakers': { carries: 'none', what: 'tool names and breaker states' },
+  'GET /v1/overview': {
+    carries: 'none',
+    what: 'counts by outcome and time, denying rule ids, latency per line, queue depth, breaker states',
+  },
+  'GET /v1/audit/export': {
+    carries: 'gated',
+    what: 'audit records as CSV or JSON: arguments, reasons, summaries',
+  },
+  'GET /v1/audit/:id': { carries: 'gated', what: 'one audit record: arguments, reasons, summary' },
+  'GET /v1/audit/:id/explain': {
+    carries: 'gated',
+    what: 'the record’s decision path and reasons, decided again, and its profile’s slots',
+  },
+  'GET /v1/tasks/:id/events': {
+    carries: 'gated',
+    what: 'SSE: task status, step goals/params/summaries, final answer',
+  },
+  'GET /v1/tasks/:id/steps/:stepNo/raw': {
+    carries: 'gated',
+    what: 'a step’s raw tool output, redacted by its field tags for the viewer',
+  },
 };

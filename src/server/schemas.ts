@@ -16,6 +16,11 @@ export const routeBody = z.strictObject({ query: z.string().trim().min(1).max(40
 
 export const reviewDecisionBody = z.strictObject({ note: z.string().max(500).optional() }).default({});
 
+/** A denial says why: the requester and the audit read the note. */
+export const reviewDenyBody = z.strictObject({
+  note: z.string().trim().min(1, 'a denial needs a note saying why').max(500),
+});
+
 export const listQuery = z.strictObject({ limit: z.coerce.number().int().min(1).max(1000).default(100) });
 
 export const reviewsQuery = z.strictObject({
@@ -23,9 +28,21 @@ export const reviewsQuery = z.strictObject({
   limit: z.coerce.number().int().min(1).max(1000).default(100),
 });
 
+const filterName = z.string().min(1).max(128);
+
 export const auditQuery = z.strictObject({
   user: z.string().max(64).optional(),
   tool: z.string().max(64).optional(),
+  status: z
+    .enum(['executed', 'denied', 'ask', 'review', 'failed', 'timeout', 'cancelled', 'rate_limited'])
+    .optional(),
+  /** The deciding stage (for executed calls: the grant's). */
+  stage: filterName.optional(),
+  /** The deciding rule id (for executed calls: the grant's). */
+  rule: filterName.optional(),
+  domain: filterName.optional(),
+  reviewId: filterName.optional(),
+  taskId: filterName.optional(),
   since: z.iso.datetime({ offset: true }).optional(),
   until: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -86,6 +103,11 @@ export const auditRecord = z.object({
   decisionPath: z.array(stageDecision),
   resultSummary: z.string(),
   durationMs: z.number(),
+  decidedBy: stageDecision.optional(),
+  args: z.unknown().optional(),
+  argsLevel: z.string().optional(),
+  reviewId: z.string().optional(),
+  taskId: z.string().optional(),
 });
 
 export const reviewItem = z.object({
@@ -102,6 +124,14 @@ export const reviewItem = z.object({
   createdAt: z.string(),
   expiresAt: z.string(),
   decidedBy: z.string().optional(),
+  decidedAt: z.string().optional(),
+  decisionNote: z.string().optional(),
+  /** True when a reviewers.yaml rule decided, not a person. */
+  decidedByRule: z.boolean().optional(),
+  requester: z.object({ roles: z.array(z.string()), dataLevel: z.string() }).optional(),
+  taskId: z.string().optional(),
+  /** The user's request the call came from (a deep task's request, a flagged input's text). */
+  request: z.string().optional(),
   resultSummary: z.string().optional(),
 });
 

@@ -2,7 +2,7 @@ import { configSource, configuredStore, loadConfig } from '../config/index.js';
 import { ConfigError, importExternal } from '../core/index.js';
 import { createPlatform, type Platform, type PlatformOptions } from '../platform/index.js';
 import type { AuditRecord } from '../store/index.js';
-import { createLogger, type TwinlineLogger } from '../telemetry/index.js';
+import { createLogger, type Tracing, type TwinlineLogger } from '../telemetry/index.js';
 import { buildMetricsServer, buildServer } from './app.js';
 import { loadAuthFile } from './auth-file.js';
 import { ServerMetrics } from './metrics.js';
@@ -28,6 +28,11 @@ export interface ServeOptions {
    * (default `TWINLINE_SHUTDOWN_GRACE_MS`, else 10 s).
    */
   readonly shutdownGraceMs?: number;
+  /**
+   * Tracing to use instead of the one the `OTEL_*` variables configure (tests: an in-memory
+   * exporter). The server shuts it down when it closes.
+   */
+  readonly tracing?: Tracing;
 }
 
 export interface RunningServer {
@@ -79,7 +84,14 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     });
     await redis.connect();
   }
-  let metrics: ServerMetrics | undefined;
+  // The metrics exist before the platform (its gateways report to them); their gauges read it after.
+  let current: Platform | undefined;
+  const metrics = new ServerMetrics(() => current);
+  const { VERSION } = await import('../cli/version.js');
+  const { Telemetry, tracingFromEnv } = await import('../telemetry/index.js');
+  // Off unless the OTEL_* variables turn it on; the SDK is loaded only then.
+  const tracing = options.tracing ?? (await tracingFromEnv(env, { version: VERSION }));
+  const telemetry = new Telemetry({ tracer: tracing?.tracer, metrics });
   const platformOptions = {
     ...options.platform,
     env,
@@ -90,17 +102,23 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     ...(env.TWINLINE_QUICK_WINDOW_S ? { quickWindowSeconds: Number(env.TWINLINE_QUICK_WINDOW_S) } : {}),
     ...(env.TWINLINE_DEEP_CONCURRENCY ? { deepConcurrency: Number(env.TWINLINE_DEEP_CONCURRENCY) } : {}),
     onAudit: (rec: AuditRecord) =>
-      metrics?.calls.inc({ tool: rec.tool, status: rec.status, domain: rec.domain }),
+      metrics.calls.inc({
+        // A name no tool has is the model's text: one label for all of them, not one each.
+        tool: rec.decisionPath.at(-1)?.ruleId === 'tool.unavailable' ? '(unavailable)' : rec.tool,
+        status: rec.status,
+        domain: rec.domain,
+      }),
     logger,
+    telemetry,
   };
   const platform = await createPlatform(config, platformOptions);
+  current = platform;
   // On SQLite, WAL checkpoints would otherwise stall a request every ~1,000 pages of audit.
   await platform.store.checkpointInBackground().catch((err: unknown) => {
     log(
       `  Warning: SQLite checkpoints stay on the main thread (${err instanceof Error ? err.message : String(err)})`,
     );
   });
-  metrics = new ServerMetrics(platform);
   // Canary roll-outs (`twinline canary …`) pick each user's config version; all share the store.
   const { CanaryService } = await import('../eval/canary/index.js');
   const versions = new VersionRouter(
@@ -114,16 +132,17 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     Number(env.TWINLINE_CANARY_REFRESH_MS || 2_000),
   );
   await versions.start();
-  const { VERSION } = await import('../cli/version.js');
   // Cancels the model calls of requests still running when the shutdown grace is over.
   const shutdown = new AbortController();
   const app = buildServer({
     logger,
     shutdownSignal: shutdown.signal,
     platform,
+    tracer: tracing?.tracer,
     auth: auth.settings,
     reviewerRoles: auth.reviewerRoles,
     adminRoles: auth.adminRoles,
+    auditorRoles: auth.auditorRoles,
     metrics,
     metricsKeys: auth.metricsKeys,
     version: VERSION,
@@ -213,6 +232,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
         await platform.deepQueue.onIdle().catch(() => {});
         await versions.close();
         await platform.close();
+        await tracing?.shutdown().catch(() => {});
         redis?.disconnect();
         logger.info('stopped');
         logger.flush?.();

@@ -1,4 +1,4 @@
-import type { StageDecision } from '../core/index.js';
+import type { DecidedBy, StageDecision } from '../core/index.js';
 
 /** The final outcome of one attempted tool call, as the audit records it. */
 export type CallStatus =
@@ -13,7 +13,9 @@ export type CallStatus =
 
 /**
  * Exactly one record per attempted call — allowed, denied, failed, timed out. Arguments are kept
- * only as a SHA-256 of their canonical JSON, so the audit never becomes a second copy of the data.
+ * as a SHA-256 of their canonical JSON and, in the decision log, only as the tool's tags redact
+ * them at the audit's data level (docs/operations.md, "Decision log"), so the audit never becomes
+ * a second copy of the data.
  */
 export interface AuditRecord {
   readonly id: string;
@@ -43,6 +45,16 @@ export interface AuditRecord {
    * `unconfined`); absent for tools that start no process. See docs/sandbox.md.
    */
   readonly sandbox?: string;
+  /** The decision that decided the call: for an executed call the grant that allowed it. */
+  readonly decidedBy?: DecidedBy;
+  /** The arguments redacted for `argsLevel` (field tags, then PII in free text). */
+  readonly args?: unknown;
+  /** The data level the arguments were redacted for. */
+  readonly argsLevel?: string;
+  /** The review this call was queued for, or that approved it (its replay). */
+  readonly reviewId?: string;
+  /** Set when reading: the stored decision log could not be read (the record is otherwise whole). */
+  readonly decisionLogError?: string;
 }
 
 /** Where the gateway writes audit records. `record` must never block or throw on the decision path. */

@@ -2,6 +2,7 @@ import { CompiledQuery } from 'kysely';
 import type { StageDecision } from '../core/index.js';
 import type { AuditRecord, CallStatus } from './audit-record.js';
 import type { AuditRecordsTable, StoreDb } from './database.js';
+import { decisionLogJson, readDecisionLog } from './decision-log.js';
 import { restrictToTenant, type TenantScope } from './tenant-scope.js';
 
 /** Filter of an audit query. Times are ISO-8601; `since` inclusive, `until` exclusive. */
@@ -13,6 +14,16 @@ export interface AuditQuery {
   readonly since?: string;
   readonly until?: string;
   readonly status?: CallStatus;
+  /** The stage of the deciding decision (for executed calls: the grant's). */
+  readonly stage?: string;
+  /** The rule id of the deciding decision (for executed calls: the grant's). */
+  readonly rule?: string;
+  /** The line / audit domain. */
+  readonly domain?: string;
+  readonly sessionId?: string;
+  readonly taskId?: string;
+  /** Records of one review: the call it queued, and the approved call's run. */
+  readonly reviewId?: string;
   /** Default 100, at most 10 000. */
   readonly limit?: number;
 }
@@ -20,6 +31,8 @@ export interface AuditQuery {
 /** Reads the audit trail, newest first, within a tenant scope. */
 export interface AuditReader {
   query(filter?: AuditQuery): Promise<AuditRecord[]>;
+  /** One record by id, within the scope. */
+  get(id: string): Promise<AuditRecord | undefined>;
 }
 
 const MAX_LIMIT = 10_000;
@@ -43,6 +56,10 @@ const AUDIT_COLUMNS = [
   'watermark',
   'task_id',
   'sandbox',
+  'decided_stage',
+  'decided_rule',
+  'review_id',
+  'decision_log',
 ] as const satisfies readonly (keyof AuditRecordsTable)[];
 
 /** Compiled INSERT text per database and batch length: compiling 256 rows costs more than sending them. */
@@ -116,6 +133,10 @@ export function sqliteAuditBatchWriter(
           r.watermark ?? null,
           r.taskId ?? null,
           r.sandbox ?? null,
+          r.decidedBy?.stage ?? null,
+          r.decidedBy?.ruleId ?? null,
+          r.reviewId ?? null,
+          decisionLogJson(r),
         );
       }
     });
@@ -144,9 +165,21 @@ export function createAuditReader(db: StoreDb, scope: TenantScope): AuditReader 
       if (filter.status !== undefined) q = q.where('status', '=', filter.status);
       if (filter.since !== undefined) q = q.where('time', '>=', filter.since);
       if (filter.until !== undefined) q = q.where('time', '<', filter.until);
+      if (filter.stage !== undefined) q = q.where('decided_stage', '=', filter.stage);
+      if (filter.rule !== undefined) q = q.where('decided_rule', '=', filter.rule);
+      if (filter.domain !== undefined) q = q.where('domain', '=', filter.domain);
+      if (filter.sessionId !== undefined) q = q.where('session_id', '=', filter.sessionId);
+      if (filter.taskId !== undefined) q = q.where('task_id', '=', filter.taskId);
+      if (filter.reviewId !== undefined) q = q.where('review_id', '=', filter.reviewId);
       const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(filter.limit ?? 100)));
       const rows = await q.orderBy('time', 'desc').orderBy('id', 'desc').limit(limit).execute();
       return rows.map(fromRow);
+    },
+    async get(id) {
+      const row = await restrictToTenant(db.selectFrom('audit_records').selectAll(), scope, 'audit.get')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return row ? fromRow(row) : undefined;
     },
   };
 }
@@ -170,10 +203,16 @@ function toRow(r: AuditRecord): AuditRecordsTable {
     watermark: r.watermark ?? null,
     task_id: r.taskId ?? null,
     sandbox: r.sandbox ?? null,
+    decided_stage: r.decidedBy?.stage ?? null,
+    decided_rule: r.decidedBy?.ruleId ?? null,
+    review_id: r.reviewId ?? null,
+    decision_log: decisionLogJson(r),
   };
 }
 
 function fromRow(row: AuditRecordsTable): AuditRecord {
+  const status = row.status as CallStatus;
+  const decisionPath = JSON.parse(row.decision_path) as StageDecision[];
   return {
     id: row.id,
     time: row.time,
@@ -185,12 +224,14 @@ function fromRow(row: AuditRecordsTable): AuditRecord {
     tool: row.tool,
     callId: row.call_id,
     argsHash: row.args_hash,
-    status: row.status as CallStatus,
-    decisionPath: JSON.parse(row.decision_path) as StageDecision[],
+    status,
+    decisionPath,
     resultSummary: row.result_summary,
     durationMs: Number(row.duration_ms),
     ...(row.watermark !== null ? { watermark: row.watermark } : {}),
     ...(row.task_id !== null ? { taskId: row.task_id } : {}),
     ...(row.sandbox !== null && row.sandbox !== undefined ? { sandbox: row.sandbox } : {}),
+    ...(row.review_id !== null ? { reviewId: row.review_id } : {}),
+    ...readDecisionLog(row.decision_log ?? null, status, decisionPath),
   };
 }

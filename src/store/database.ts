@@ -38,6 +38,12 @@ export interface AuditRecordsTable {
   watermark: string | null;
   task_id: string | null;
   sandbox: string | null;
+  /** The deciding (for executed calls: the granting) decision's stage and rule, for filters. */
+  decided_stage: string | null;
+  decided_rule: string | null;
+  review_id: string | null;
+  /** JSON `DecisionLog` (src/store/decision-log.ts), versioned; null on rows written before it. */
+  decision_log: string | null;
 }
 
 export interface ReviewsTable {
@@ -64,6 +70,8 @@ export interface ReviewsTable {
   decision_note: string | null;
   result_summary: string | null;
   completed_at: string | null;
+  /** The deep task the call belongs to (rows written before migration 004: null). */
+  task_id: string | null;
 }
 
 export interface TicketsTable {

@@ -31,6 +31,8 @@ export interface ReviewRequest {
   readonly decisionPath: readonly StageDecision[];
   /** ISO-8601. */
   readonly expiresAt: string;
+  /** The deep task the call belongs to, when it belongs to one. */
+  readonly taskId?: string;
 }
 
 export interface ReviewItem {
@@ -54,6 +56,7 @@ export interface ReviewItem {
   readonly decisionNote?: string;
   readonly resultSummary?: string;
   readonly completedAt?: string;
+  readonly taskId?: string;
 }
 
 export interface ReviewDecision {
@@ -89,6 +92,8 @@ export interface ReviewRepository {
   ): Promise<{ changed: boolean }>;
   /** pending items whose `expiresAt` is at or before `now` → expired; returns how many. */
   expire(now?: Date): Promise<number>;
+  /** How many reviews are pending in scope, and when the oldest of them was queued. */
+  pendingSummary(): Promise<{ pending: number; oldestCreatedAt?: string }>;
 }
 
 export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewRepository {
@@ -121,6 +126,7 @@ export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewR
           decision_note: null,
           result_summary: null,
           completed_at: null,
+          task_id: item.taskId ?? null,
         })
         .execute();
       return { id };
@@ -183,6 +189,20 @@ export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewR
       return { changed: Number(result.numUpdatedRows) === 1 };
     },
 
+    async pendingSummary() {
+      const row = await restrictToTenant(
+        db
+          .selectFrom('reviews')
+          .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.min('created_at').as('oldest')]),
+        scope,
+        'reviews.pendingSummary',
+      )
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      const pending = Number(row?.n ?? 0);
+      return { pending, ...(pending > 0 && row?.oldest ? { oldestCreatedAt: String(row.oldest) } : {}) };
+    },
+
     async expire(now = new Date()) {
       const at = now.toISOString();
       const result = await update('reviews.expire')
@@ -217,5 +237,6 @@ function fromRow(row: ReviewsTable): ReviewItem {
     ...(row.decision_note !== null ? { decisionNote: row.decision_note } : {}),
     ...(row.result_summary !== null ? { resultSummary: row.result_summary } : {}),
     ...(row.completed_at !== null ? { completedAt: row.completed_at } : {}),
+    ...(row.task_id != null ? { taskId: row.task_id } : {}),
   };
 }

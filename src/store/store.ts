@@ -105,6 +105,7 @@ export async function openStore(options: OpenStoreOptions = {}): Promise<Store> 
     flush: () => writer.flush(),
     stats: () => writer.stats(),
     query: (filter) => admin.audit.query(filter),
+    get: (id) => admin.audit.get(id),
   };
   let closed: Promise<void> | undefined;
   let checkpointer: Promise<WalCheckpointer | undefined> | undefined;

@@ -1,4 +1,7 @@
 /** Telemetry: structured logs (pino); see docs/server.md, "Logs". */
+
+export { TelemetryError } from './errors.js';
+export { combineObservers, metricsObserver, spanObserver } from './gateway-observers.js';
 export {
   type CreateLoggerOptions,
   createLogger,
@@ -9,3 +12,7 @@ export {
   silentLogger,
   type TwinlineLogger,
 } from './logger.js';
+export type { ModelTurnMetrics, TelemetryMetrics } from './metrics-port.js';
+export { type ModelObservers, type ObservableProvider, observeProvider } from './model-observer.js';
+export { Telemetry } from './telemetry.js';
+export { TRACING_ENV, type Tracing, tracingExporters, tracingFromEnv, tracingWith } from './tracing-env.js';

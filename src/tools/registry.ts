@@ -15,6 +15,7 @@ export interface ToolManifestEntry {
   readonly timeoutMs: number;
   readonly kind: NonNullable<ToolSpec['kind']>;
   readonly fieldTags?: ToolSpec['fieldTags'];
+  readonly argumentTags?: ToolSpec['argumentTags'];
   readonly thirdPartyFields?: ToolSpec['thirdPartyFields'];
   readonly cacheTtlMs?: number;
   readonly dataScopes?: ToolSpec['dataScopes'];
@@ -89,6 +90,7 @@ export function toManifestEntry(spec: ToolSpec): ToolManifestEntry {
     timeoutMs: spec.timeoutMs,
     kind: spec.kind ?? 'domain',
     ...(spec.fieldTags ? { fieldTags: spec.fieldTags } : {}),
+    ...(spec.argumentTags ? { argumentTags: spec.argumentTags } : {}),
     ...(spec.thirdPartyFields ? { thirdPartyFields: spec.thirdPartyFields } : {}),
     ...(spec.cacheTtlMs !== undefined ? { cacheTtlMs: spec.cacheTtlMs } : {}),
     ...(spec.dataScopes ? { dataScopes: spec.dataScopes } : {}),

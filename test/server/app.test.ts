@@ -141,7 +141,9 @@ describe('twinline serve — HTTP API', () => {
     expect(r.body.reviewId).toBeTruthy();
     const forbidden = await call('POST', `/v1/reviews/${r.body.reviewId}/approve`, ['acme', 'mallory'], {});
     expect(forbidden.status).toBe(403);
-    const other = await call('POST', `/v1/reviews/${r.body.reviewId}/deny`, ['globex', 'gwen'], {});
+    const other = await call('POST', `/v1/reviews/${r.body.reviewId}/deny`, ['globex', 'gwen'], {
+      note: 'not ours',
+    });
     expect(other.status).toBe(404);
     const denied = await call('POST', `/v1/reviews/${r.body.reviewId}/deny`, ['acme', 'rita'], {
       note: 'injection',

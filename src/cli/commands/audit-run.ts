@@ -63,8 +63,11 @@ export async function runAudit(opts: AuditOptions): Promise<void> {
       return;
     }
     const lines = records.map((r) => {
+      // What decided it: for an executed call the grant that allowed it (docs/operations.md).
       const d =
-        r.decisionPath.find((s) => s.verdict !== 'allow') ?? r.decisionPath[r.decisionPath.length - 1];
+        r.decidedBy ??
+        r.decisionPath.find((s) => s.verdict !== 'allow') ??
+        r.decisionPath[r.decisionPath.length - 1];
       const rule = d ? `${d.stage}/${d.ruleId}` : '';
       return [r.time, `${r.tenant}/${r.user}`.padEnd(16), r.tool.padEnd(24), r.status.padEnd(9), rule].join(
         ' ',

@@ -31,9 +31,19 @@ export function gatedSteps<
   }));
 }
 
-/** A review: the call's arguments, the reasons, the decision path and the result summary. */
+/**
+ * A review: the call's arguments, the reasons, the decision path, the result summary, and the
+ * request it came from and the decider's note when the view carries them.
+ */
 export function gatedReview<
-  T extends { args: unknown; reason: string; decisionPath: readonly unknown[]; resultSummary?: string },
+  T extends {
+    args: unknown;
+    reason: string;
+    decisionPath: readonly unknown[];
+    resultSummary?: string;
+    request?: string;
+    decisionNote?: string;
+  },
 >(gate: EgressGate, r: T): T {
   return {
     ...r,
@@ -41,13 +51,23 @@ export function gatedReview<
     reason: gate.value(r.reason),
     decisionPath: gate.value(r.decisionPath),
     ...(r.resultSummary !== undefined ? { resultSummary: gate.text(r.resultSummary) } : {}),
+    ...(r.request !== undefined ? { request: gate.value(r.request) } : {}),
+    ...(r.decisionNote !== undefined ? { decisionNote: gate.value(r.decisionNote) } : {}),
   };
 }
 
-/** An audit record: its summary and decision path can quote tool output or arguments. */
-export function gatedAuditRecord<T extends { resultSummary: string; decisionPath: readonly unknown[] }>(
-  gate: EgressGate,
-  r: T,
-): T {
-  return { ...r, resultSummary: gate.value(r.resultSummary), decisionPath: gate.value(r.decisionPath) };
+/**
+ * An audit record: its summary, decision path, "decided by" and logged arguments can quote tool
+ * output or arguments.
+ */
+export function gatedAuditRecord<
+  T extends { resultSummary: string; decisionPath: readonly unknown[]; decidedBy?: unknown; args?: unknown },
+>(gate: EgressGate, r: T): T {
+  return {
+    ...r,
+    resultSummary: gate.value(r.resultSummary),
+    decisionPath: gate.value(r.decisionPath),
+    ...(r.decidedBy !== undefined ? { decidedBy: gate.value(r.decidedBy) } : {}),
+    ...(r.args !== undefined ? { args: gate.value(r.args) } : {}),
+  };
 }

@@ -1,4 +1,6 @@
 /** The output gate: field redaction by tag and data level, free-text PII, outbound classifier. */
+
+export { type AuditArgumentOptions, auditArgumentRedactor, type TaggedTool } from './audit-arguments.js';
 export {
   classifyOutbound,
   countsAsOutboundPii,

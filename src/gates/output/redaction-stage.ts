@@ -1,6 +1,7 @@
 import type { CallContext, PreparedCall, ResultStage, ResultTransform } from '../../gateway/index.js';
 import { type FieldRedactionConfig, redactFields } from './field-redaction.js';
 import { redactText, type TextRedactionPolicy } from './pii/redact-text.js';
+import { mapStrings } from './string-values.js';
 
 export interface RedactionStageConfig extends FieldRedactionConfig {
   /** Also mask PII found in untagged free-text strings (default true). */
@@ -8,17 +9,6 @@ export interface RedactionStageConfig extends FieldRedactionConfig {
   readonly textPolicy?: Partial<TextRedactionPolicy>;
   /** Key under which array-path aggregates are attached to an object output (default `_aggregates`). */
   readonly aggregatesKey?: string;
-}
-
-function mapStrings(v: unknown, f: (s: string) => string): unknown {
-  if (typeof v === 'string') return f(v);
-  if (Array.isArray(v)) return v.map((x) => mapStrings(x, f));
-  if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = mapStrings(x, f);
-    return out;
-  }
-  return v;
 }
 
 /**
