@@ -1,6 +1,11 @@
 import { decide, type StageDecision } from '../core/index.js';
 import type { ToolKind } from '../tools/index.js';
-import { type EngineStatePath, engineStatePaths, matchEngineState } from '../tools/index.js';
+import {
+  type EngineStatePath,
+  engineStatePaths,
+  matchEngineState,
+  matchSecretEngineState,
+} from '../tools/index.js';
 import { type PathRoots, resolvePath } from './path-pattern.js';
 import type { CompiledRule } from './rule-set.js';
 
@@ -60,6 +65,7 @@ export function engineStateDenial(
   roots: PathRoots,
   stage: string,
 ): StageDecision | undefined {
+  if (kind === 'read') return engineStateReadDenial(tool, args, roots, stage);
   if (kind !== 'edit') return undefined;
   const list = engineStateOf(roots);
   for (const raw of pathArguments(args)) {
@@ -72,6 +78,36 @@ export function engineStateDenial(
         stage,
         ENGINE_STATE_RULE_ID,
         `${tool} may not write ${raw}: it is the engine's own state (${hit.what}). No mode or permission rule allows writing it.`,
+        { details: { path: abs, protected: hit.path } },
+      );
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The built-in deny for file-reading tools (kind `read`: `read_file`, `grep`, `glob`,
+ * `list_directory`): a path argument naming the engine's secret state — the audit database, the
+ * watermark key, the data folder with other tenants' records — is refused in every mode, as a
+ * write would be. Settings and agent definitions stay readable. Pure.
+ */
+function engineStateReadDenial(
+  tool: string,
+  args: unknown,
+  roots: PathRoots,
+  stage: string,
+): StageDecision | undefined {
+  const list = engineStateOf(roots);
+  for (const raw of pathArguments(args)) {
+    if (raw.includes('\0')) continue;
+    const abs = resolvePath(raw, roots);
+    const hit = matchSecretEngineState(abs, list);
+    if (hit) {
+      return decide(
+        'deny',
+        stage,
+        ENGINE_STATE_RULE_ID,
+        `${tool} may not read ${raw}: it is the engine's own data (${hit.what}). No mode or permission rule allows reading it.`,
         { details: { path: abs, protected: hit.path } },
       );
     }

@@ -3,6 +3,7 @@ import { relative, resolve } from 'node:path';
 import {
   canonicalToolName,
   compileRuleSet,
+  type EngineStatePath,
   engineStatePaths,
   LiveRuleSet,
   loadAccessEnvironment,
@@ -43,6 +44,7 @@ import {
   resolveInWorkspace,
   rootsFor,
   sandboxOptionsFromEnv,
+  secretPathCheck,
   sqliteStatePaths,
 } from '../tools/workspace/index.js';
 import { LazyStore } from './lazy-store.js';
@@ -110,13 +112,15 @@ function workspaceTools(
   cwd: string,
   cache: ReadCache,
   confinement: {
-    readonly protectedWrite: (realPath: string) => string | undefined;
+    /** The engine's own state: never written, and its secret part never read. */
+    readonly state: readonly EngineStatePath[];
     readonly sandbox?: ProcessSandbox | undefined;
   },
 ): ToolSpec[] {
   const options = {
     root: cwd,
-    protectedWrite: confinement.protectedWrite,
+    protectedWrite: protectedPathCheck(confinement.state),
+    protectedRead: secretPathCheck(confinement.state),
     ...(confinement.sandbox ? { sandbox: confinement.sandbox } : {}),
   };
   return createWorkspaceTools(options).map((tool) =>
@@ -136,7 +140,7 @@ function workspaceTools(
 
 /**
  * The tools of a stream-json session: the domain's, the workspace tools over `cwd` (their writes
- * refused on the engine's own state by `protectedWrite`), and the control tools (sub-agents,
+ * refused on the engine's own state, their reads on its secret part, by `state`), and the control tools (sub-agents,
  * tasks, messages, plan mode, ask_user, the deferred-tool bridge and code mode) which every role
  * of the domain and the session's own may call; access decides per agent. `twinline check
  * --profile stream-json` builds the same set.
@@ -147,17 +151,16 @@ export async function engineRegistry(
   cwd: string,
   options: {
     cache?: ReadCache;
-    protectedWrite?: (realPath: string) => string | undefined;
+    /** The engine's own state (default: the project's and `cwd`'s `.twinline`). */
+    state?: readonly EngineStatePath[];
     /** The process sandbox of `shell` (default: one from the environment, as the engine makes). */
     sandbox?: ProcessSandbox;
   } = {},
 ): Promise<ToolRegistry> {
   const registry = new ToolRegistry().registerAll(await loadTools(domain));
-  const protectedWrite =
-    options.protectedWrite ??
-    protectedPathCheck(engineStatePaths({ projectRoot: cwd, home: cwd, files: [] }));
+  const state = options.state ?? engineStatePaths({ projectRoot: cwd, home: cwd, files: [] });
   const sandbox = options.sandbox ?? new ProcessSandbox(sandboxOptionsFromEnv(process.env, []));
-  for (const tool of workspaceTools(cwd, options.cache ?? new ReadCache(cwd), { protectedWrite, sandbox })) {
+  for (const tool of workspaceTools(cwd, options.cache ?? new ReadCache(cwd), { state, sandbox })) {
     if (!registry.get(tool.name)) registry.register(tool);
   }
   const roles = [...new Set([...domain.users.flatMap((u) => u.roles), ...identity.roles])];
@@ -224,9 +227,12 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     ...engineStateFiles(domain, config.env),
     ...(managedSettingsPath ? [managedSettingsPath] : []),
   ];
-  const protectedWrite = protectedPathCheck(
-    engineStatePaths({ projectRoot: config.cwd, home, files: stateFiles, folders: [domain.dataDir] }),
-  );
+  const state = engineStatePaths({
+    projectRoot: config.cwd,
+    home,
+    files: stateFiles,
+    folders: [domain.dataDir],
+  });
   // The process sandbox of `shell` (docs/sandbox.md); the audit DB stays read-only to it wherever
   // the configuration puts it. No sandbox here means every shell call asks: say so once, now.
   const sandbox = new ProcessSandbox(
@@ -239,7 +245,7 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
   );
   if (!sandbox.available()) config.log?.(`warning: ${sandbox.describe()}`);
   const identity = identityFor(domain, config.env);
-  const registry = await engineRegistry(domain, identity, config.cwd, { cache, protectedWrite, sandbox });
+  const registry = await engineRegistry(domain, identity, config.cwd, { cache, state, sandbox });
   const mcp = await connectConfiguredMcp(domain, registry);
   // The domain's policy, type-checked against every tool (the MCP servers' too): one that cannot
   // load stops the engine, with the servers it started closed first.

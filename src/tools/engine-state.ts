@@ -42,6 +42,12 @@ export interface EngineStatePath {
   readonly tree: boolean;
   /** What it is, for the refusal a model and an auditor read. */
   readonly what: string;
+  /**
+   * Its content is the engine's data, not the project's: the audit database, the watermark key,
+   * the tools' data (other tenants' records), session transcripts. No tool reads it either.
+   * Settings, agent definitions and VCS files stay readable (they only must not be written).
+   */
+  readonly secret?: boolean;
 }
 
 const SQLITE_SIBLINGS = ['-wal', '-shm', '-journal'];
@@ -60,11 +66,13 @@ export function engineStatePaths(roots: EngineStateRoots): EngineStatePath[] {
       path: posix.join(project, '.twinline'),
       tree: true,
       what: 'project settings, agent definitions and the local audit database',
+      secret: true,
     },
     {
       path: posix.join(home, '.twinline'),
       tree: true,
       what: 'user settings, trusted folders and agent definitions',
+      secret: true,
     },
   ];
   for (const rel of VCS_CONTROL_PATHS) {
@@ -86,14 +94,20 @@ export function engineStatePaths(roots: EngineStateRoots): EngineStatePath[] {
       path: posix.resolve(project, raw),
       tree: true,
       what: 'the data folder (audit database, watermark key, tool data)',
+      secret: true,
     });
   }
   for (const raw of roots.files ?? []) {
     if (!raw || raw === ':memory:') continue;
     const file = posix.resolve(project, raw);
-    out.push({ path: file, tree: false, what: 'engine state (audit database, watermark key or settings)' });
+    out.push({
+      path: file,
+      tree: false,
+      what: 'engine state (audit database, watermark key or settings)',
+      secret: true,
+    });
     for (const suffix of SQLITE_SIBLINGS) {
-      out.push({ path: `${file}${suffix}`, tree: false, what: 'the audit database journal' });
+      out.push({ path: `${file}${suffix}`, tree: false, what: 'the audit database journal', secret: true });
     }
   }
   return out;
@@ -118,6 +132,33 @@ export function matchEngineState(
   for (const e of paths) {
     const base = e.path.toLowerCase();
     if (p === base || (e.tree && p.startsWith(`${base}/`))) return e;
+  }
+  return undefined;
+}
+
+/** Inside a `.twinline` folder, what a person keeps there to be read: settings and agents. */
+const READABLE_IN_STATE = /^(?:settings(?:\.local)?\.json|trustedFolders\.json|agents(?:\/.*)?)$/;
+
+/**
+ * The secret engine-state path `absPath` falls in (its content is the engine's data: see
+ * `EngineStatePath.secret`), or undefined — what no tool may read. Lexical, like
+ * {@link matchEngineState}; the read tools check their real targets against the same list.
+ */
+export function matchSecretEngineState(
+  absPath: string,
+  paths: readonly EngineStatePath[],
+): EngineStatePath | undefined {
+  const p = posix.resolve('/', absPath).toLowerCase();
+  for (const e of paths) {
+    if (!e.secret) continue;
+    const base = e.path.toLowerCase();
+    if (p === base && !e.tree) return e;
+    if (!e.tree || !(p === base || p.startsWith(`${base}/`))) continue;
+    // What a person keeps in a `.twinline/` folder to be read (settings, agents) is readable;
+    // the folder itself is not searched or listed (a walk from it would reach the rest).
+    const rel = p === base ? '' : p.slice(base.length + 1);
+    if (posix.basename(e.path) === '.twinline' && READABLE_IN_STATE.test(rel)) continue;
+    return e;
   }
   return undefined;
 }

@@ -5,6 +5,7 @@ export {
   engineStatePaths,
   isEngineStatePath,
   matchEngineState,
+  matchSecretEngineState,
   VCS_CONTROL_PATHS,
 } from './engine-state.js';
 export { findManifestViolation, TOOL_NAME_PATTERN } from './registration-checks.js';

@@ -167,6 +167,56 @@ describe('no tool writes the engine state, in any mode', () => {
     },
   );
 
+  it("bypassPermissions: no read tool reads the engine's data — audit database, watermark key, tool data — directly, by a symlink or by a search; settings stay readable", async () => {
+    const SECRET = 'SECRET-TENANT-ROW-7f3a';
+    const reads = [
+      { id: 'r1', name: 'read_file', arguments: { path: '.twinline/watermark.key' } },
+      { id: 'r2', name: 'read_file', arguments: { path: '.twinline/office/globex.txt' } },
+      { id: 'r3', name: 'read_file', arguments: { path: 'link-to-state/office/globex.txt' } },
+      { id: 'r4', name: 'list_directory', arguments: { path: '.twinline/office' } },
+      { id: 'r5', name: 'grep', arguments: { pattern: SECRET } },
+      { id: 'r6', name: 'glob', arguments: { pattern: '**/*.txt' } },
+      { id: 'r7', name: 'grep', arguments: { pattern: SECRET, path: 'link-to-state' } },
+      { id: 'ok', name: 'read_file', arguments: { path: '.twinline/settings.json' } },
+    ];
+    const { dir, model } = workspace([{ tool_calls: reads }, { text: 'done' }]);
+    mkdirSync(join(dir, '.twinline', 'office'), { recursive: true });
+    writeFileSync(join(dir, '.twinline', 'watermark.key'), `${SECRET}-key\n`);
+    writeFileSync(join(dir, '.twinline', 'office', 'globex.txt'), `${SECRET}\n`);
+    writeFileSync(join(dir, '.twinline', 'settings.json'), JSON.stringify({ permissions: {} }));
+    symlinkSync(join(dir, '.twinline'), join(dir, 'link-to-state'));
+    const home = trustedHome(dir);
+    const a = new TwinlineAgent({
+      executable: TWINLINE_BIN,
+      cwd: dir,
+      model,
+      permissionMode: 'bypassPermissions',
+      env: engineEnv(home),
+    });
+    agents.push(a);
+    a.on('permission_request', () => 'allow');
+    const events = await collect(a.run('look around'));
+    const byId = results(events);
+    for (const id of ['r1', 'r2', 'r3', 'r4', 'r7']) {
+      const r = byId.get(id);
+      expect(r?.is_error, id).toBe(true);
+      expect(stripWatermark(r?.content ?? ''), id).toMatch(/engine's own data/);
+    }
+    // Searches over the project skip the engine's folder: no file of it comes back (the model's
+    // own script, which holds the pattern, is an ordinary project file).
+    const grep = JSON.parse(stripWatermark(byId.get('r5')?.content ?? '{}')) as {
+      matches: { file: string }[];
+    };
+    expect(grep.matches.map((m) => m.file)).toEqual(['script.json']);
+    const glob = JSON.parse(stripWatermark(byId.get('r6')?.content ?? '{}')) as {
+      files?: string[];
+      paths?: string[];
+    };
+    expect((glob.files ?? glob.paths ?? []).filter((f) => /twinline|link-to-state/.test(f))).toEqual([]);
+    expect(JSON.stringify(events)).not.toContain(`${SECRET}-key`);
+    expect(stripWatermark(byId.get('ok')?.content ?? '')).toContain('permissions');
+  });
+
   it("a host's allow whose updatedInput retargets the write at engine state still writes nothing there", async () => {
     const { dir, model } = workspace([
       { tool_calls: [{ id: 'w', name: 'write_file', arguments: { path: 'notes.txt', content: 'hello' } }] },

@@ -216,7 +216,7 @@ describe('hooks (initialize.hooks answered through hook_callback) through the re
         options: {
           ...options(dir, model),
           hooks: { PreToolUse: [{ matcher: 'Write', hooks: [hook] }] },
-          canUseTool: async (t, input) => {
+          canUseTool: async (_tool, input) => {
             asked.push(String((input as { path?: string }).path));
             return { behavior: 'allow', updatedInput: input };
           },
@@ -322,7 +322,16 @@ describe('hooks (initialize.hooks answered through hook_callback) through the re
               ],
             },
           ],
-          PostToolUse: [{ hooks: [async (input) => (post.push(input), { continue: true })] }],
+          PostToolUse: [
+            {
+              hooks: [
+                async (input) => {
+                  post.push(input);
+                  return { continue: true };
+                },
+              ],
+            },
+          ],
           Stop: [
             {
               hooks: [

@@ -3,6 +3,7 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
 import { walkFiles } from './file-walk.js';
+import { assertReadable } from './protected-paths.js';
 import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
@@ -21,7 +22,7 @@ export interface GlobResult {
 /** `glob`: files whose path matches a glob pattern. */
 export function createGlobTool(options: WorkspaceToolOptions): ToolSpec<z.infer<typeof input>, GlobResult> {
   const maxResults = options.search?.maxResults ?? 1000;
-  const ignoreDirs = new Set(options.search?.ignoreDirs ?? ['.git', 'node_modules']);
+  const ignoreDirs = new Set(options.search?.ignoreDirs ?? ['.git', 'node_modules', '.twinline']);
   const maxFiles = options.search?.maxFiles ?? 20_000;
   return {
     name: 'glob',
@@ -37,6 +38,7 @@ export function createGlobTool(options: WorkspaceToolOptions): ToolSpec<z.infer<
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const base = await resolveInWorkspace(args.path ?? '.', roots, 'glob');
+      assertReadable(base, args.path ?? '.', options.protectedRead, 'glob');
       const isMatch = picomatch(args.pattern, { dot: true });
       const matches: string[] = [];
       let truncated = false;

@@ -7,6 +7,7 @@ import { WorkspaceToolError } from './errors.js';
 import { walkFiles } from './file-walk.js';
 import { GREP_WORKER_SOURCE } from './grep-worker-source.js';
 import { workerThreads } from './lazy-builtins.js';
+import { assertReadable } from './protected-paths.js';
 import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
@@ -47,7 +48,7 @@ interface WorkerReply {
 /** `grep`: regex search over workspace files, with a match cap and a time limit. */
 export function createGrepTool(options: WorkspaceToolOptions): ToolSpec<z.infer<typeof input>, GrepResult> {
   const cap = options.search?.maxMatches ?? 200;
-  const ignoreDirs = new Set(options.search?.ignoreDirs ?? ['.git', 'node_modules']);
+  const ignoreDirs = new Set(options.search?.ignoreDirs ?? ['.git', 'node_modules', '.twinline']);
   const maxFiles = options.search?.maxFiles ?? 20_000;
   const timeoutMs = options.search?.timeoutMs ?? 10_000;
   return {
@@ -75,6 +76,7 @@ export function createGrepTool(options: WorkspaceToolOptions): ToolSpec<z.infer<
         );
       }
       const base = await resolveInWorkspace(args.path ?? '.', roots, 'grep');
+      assertReadable(base, args.path ?? '.', options.protectedRead, 'grep');
       const filter = args.glob ? picomatch(args.glob, { dot: true }) : undefined;
       const files: string[] = [];
       if ((await stat(base)).isFile()) {

@@ -16,7 +16,13 @@ export { createGrepTool, type GrepMatch, type GrepResult } from './grep-files.js
 export { createListDirectoryTool, type DirectoryEntry, type ListDirectoryResult } from './list-directory.js';
 export { addressesOf, isNonPublicAddress, nonPublicAddressOf } from './network-address.js';
 export { type GroupRunResult, killGroup, runInProcessGroup } from './process-group.js';
-export { assertWritable, type ProtectedPath, protectedPathCheck } from './protected-paths.js';
+export {
+  assertReadable,
+  assertWritable,
+  type ProtectedPath,
+  protectedPathCheck,
+  secretPathCheck,
+} from './protected-paths.js';
 export { createReadFileTool, type ReadFileResult } from './read-file.js';
 export {
   BubblewrapBackend,

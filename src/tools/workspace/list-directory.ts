@@ -2,6 +2,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
+import { assertReadable } from './protected-paths.js';
 import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
@@ -42,6 +43,7 @@ export function createListDirectoryTool(
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const dir = await resolveInWorkspace(args.path ?? '.', roots, 'list_directory');
+      assertReadable(dir, args.path ?? '.', options.protectedRead, 'list_directory');
       const names = (await readdir(dir)).sort();
       const entries: DirectoryEntry[] = [];
       for (const name of names.slice(0, MAX_ENTRIES)) {

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { type EngineStatePath, matchSecretEngineState } from '../engine-state.js';
 import { WorkspaceProtectedPathError } from './errors.js';
 
 /** A path no file tool may write: a folder (`tree`) with everything below it, or one file. */
@@ -43,6 +44,38 @@ export function protectedPathCheck(list: readonly ProtectedPath[]): (realPath: s
     }
     return undefined;
   };
+}
+
+/**
+ * A check for the read tools over real paths: the target is refused when it lies in the engine's
+ * secret state (`matchSecretEngineState`: the audit database, the watermark key, the data folder),
+ * compared as written and through the state folders' own symlinks. Returns what it is, or
+ * undefined.
+ */
+export function secretPathCheck(list: readonly EngineStatePath[]): (realPath: string) => string | undefined {
+  return (realPath) => {
+    const variants = list.flatMap((e) =>
+      [...new Set([resolve(e.path), realOfNearest(e.path)])].map((path) => ({ ...e, path })),
+    );
+    return matchSecretEngineState(realPath, variants)?.what;
+  };
+}
+
+/** Throws when a read tool's resolved target is the engine's own data. */
+export function assertReadable(
+  realPath: string,
+  input: string,
+  check: ((realPath: string) => string | undefined) | undefined,
+  tool: string,
+): void {
+  const what = check?.(realPath);
+  if (what) {
+    throw new WorkspaceProtectedPathError(
+      input,
+      `it resolves to ${realPath}, the engine's own data (${what}); no tool may read it`,
+      tool,
+    );
+  }
 }
 
 /** Throws when a write tool's resolved target is protected. */

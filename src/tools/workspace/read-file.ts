@@ -2,6 +2,7 @@ import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
 import { WorkspaceToolError } from './errors.js';
+import { assertReadable } from './protected-paths.js';
 import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
@@ -41,6 +42,7 @@ export function createReadFileTool(
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const path = await resolveInWorkspace(args.path, roots, 'read_file');
+      assertReadable(path, args.path, options.protectedRead, 'read_file');
       const handle = await open(path, 'r');
       let bytes: Buffer;
       let cut = false;

@@ -13,6 +13,11 @@ export interface WorkspaceToolOptions {
    * gateway's lexical engine-state deny, this catches a symlink or a symlinked parent.
    */
   readonly protectedWrite?: (realPath: string) => string | undefined;
+  /**
+   * Paths the read tools (`read_file`, `list_directory`, `grep`, `glob`) never read, judged on the
+   * real target (build it with `secretPathCheck(engineStatePaths(…))`): the engine's own data.
+   */
+  readonly protectedRead?: (realPath: string) => string | undefined;
   /** Overrides of the tools' permissions (default roles `developer`, `admin`; data level L1; category `workspace`). */
   readonly permissions?: Partial<ToolPermissions>;
   readonly read?: {
@@ -28,7 +33,7 @@ export interface WorkspaceToolOptions {
     readonly maxFiles?: number;
     /** How long one `grep` may search before it is stopped (default 10 s). */
     readonly timeoutMs?: number;
-    /** Directory names never descended into (default `.git`, `node_modules`). */
+    /** Directory names never descended into (default `.git`, `node_modules`, `.twinline`). */
     readonly ignoreDirs?: readonly string[];
   };
   readonly shell?: {
