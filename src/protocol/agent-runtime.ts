@@ -159,7 +159,7 @@ export async function engineRegistry(
 ): Promise<ToolRegistry> {
   const registry = new ToolRegistry().registerAll(await loadTools(domain));
   const state = options.state ?? engineStatePaths({ projectRoot: cwd, home: cwd, files: [] });
-  const sandbox = options.sandbox ?? new ProcessSandbox(sandboxOptionsFromEnv(process.env, []));
+  const sandbox = options.sandbox ?? new ProcessSandbox(sandboxOptionsFromEnv(process.env, [], state));
   for (const tool of workspaceTools(cwd, options.cache ?? new ReadCache(cwd), { state, sandbox })) {
     if (!registry.get(tool.name)) registry.register(tool);
   }
@@ -234,13 +234,14 @@ export async function createAgentRuntime(config: RuntimeConfig): Promise<EngineR
     folders: [domain.dataDir],
   });
   // The process sandbox of `shell` (docs/sandbox.md); the audit DB stays read-only to it wherever
-  // the configuration puts it. No sandbox here means every shell call asks: say so once, now.
+  // the configuration puts it, and the secret state (audit DB, data folder) is hidden from it. No sandbox here means every shell call asks: say so once, now.
   const sandbox = new ProcessSandbox(
     sandboxOptionsFromEnv(
       config.env,
       domain.store.sqliteFile && domain.store.sqliteFile !== ':memory:'
         ? sqliteStatePaths(resolve(domain.store.sqliteFile))
         : [],
+      state,
     ),
   );
   if (!sandbox.available()) config.log?.(`warning: ${sandbox.describe()}`);

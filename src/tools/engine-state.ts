@@ -137,7 +137,16 @@ export function matchEngineState(
 }
 
 /** Inside a `.twinline` folder, what a person keeps there to be read: settings and agents. */
-const READABLE_IN_STATE = /^(?:settings(?:\.local)?\.json|trustedFolders\.json|agents(?:\/.*)?)$/;
+const READABLE_IN_STATE = /^(?:settings(?:\.local)?\.json|trustedFolders\.json|agents(?:\/.*)?)$/i;
+
+/**
+ * True when the secret tree `entry` keeps `rel` (a path relative to it, `/`-separated) readable:
+ * only a `.twinline` folder does, for the settings, trust and agent definitions a person keeps
+ * there. The process sandbox hides the rest of such a folder entry by entry.
+ */
+export function readableInStateTree(entry: EngineStatePath, rel: string): boolean {
+  return posix.basename(entry.path) === '.twinline' && READABLE_IN_STATE.test(rel);
+}
 
 /**
  * The secret engine-state path `absPath` falls in (its content is the engine's data: see
@@ -157,7 +166,7 @@ export function matchSecretEngineState(
     // What a person keeps in a `.twinline/` folder to be read (settings, agents) is readable;
     // the folder itself is not searched or listed (a walk from it would reach the rest).
     const rel = p === base ? '' : p.slice(base.length + 1);
-    if (posix.basename(e.path) === '.twinline' && READABLE_IN_STATE.test(rel)) continue;
+    if (readableInStateTree(e, rel)) continue;
     return e;
   }
   return undefined;

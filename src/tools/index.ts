@@ -6,6 +6,7 @@ export {
   isEngineStatePath,
   matchEngineState,
   matchSecretEngineState,
+  readableInStateTree,
   VCS_CONTROL_PATHS,
 } from './engine-state.js';
 export { findManifestViolation, TOOL_NAME_PATTERN } from './registration-checks.js';

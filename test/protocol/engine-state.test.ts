@@ -177,6 +177,14 @@ describe('no tool writes the engine state, in any mode', () => {
       { id: 'r5', name: 'grep', arguments: { pattern: SECRET } },
       { id: 'r6', name: 'glob', arguments: { pattern: '**/*.txt' } },
       { id: 'r7', name: 'grep', arguments: { pattern: SECRET, path: 'link-to-state' } },
+      // The shell reads through the process sandbox, where the same data is not there to read.
+      {
+        id: 'r8',
+        name: 'shell',
+        arguments: {
+          command: 'cat link-to-state/watermark.key .twin*/office/*.txt; cat .twinline/settings.json',
+        },
+      },
       { id: 'ok', name: 'read_file', arguments: { path: '.twinline/settings.json' } },
     ];
     const { dir, model } = workspace([{ tool_calls: reads }, { text: 'done' }]);
@@ -215,6 +223,9 @@ describe('no tool writes the engine state, in any mode', () => {
     expect((glob.files ?? glob.paths ?? []).filter((f) => /twinline|link-to-state/.test(f))).toEqual([]);
     expect(JSON.stringify(events)).not.toContain(`${SECRET}-key`);
     expect(stripWatermark(byId.get('ok')?.content ?? '')).toContain('permissions');
+    const shell = stripWatermark(byId.get('r8')?.content ?? '');
+    expect(shell).not.toContain(SECRET);
+    expect(shell).toContain('permissions');
   });
 
   it("a host's allow whose updatedInput retargets the write at engine state still writes nothing there", async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxGrant } from '../../../src/core/index.js';
+import { engineStatePaths } from '../../../src/tools/index.js';
 import {
   createShellTool,
   ProcessSandbox,
@@ -402,6 +403,106 @@ describe('the bubblewrap command line (pure)', () => {
     const a = bubblewrapArgs({ ...plan, profile: 'workspace-write' }).join(' ');
     expect(a).toMatch(
       /--bind \/w \/w .*--bind \/w\/\.git \/w\/\.git .*--ro-bind \/w\/\.twinline \/w\/\.twinline .*--ro-bind \/w\/\.git\/config/,
+    );
+  });
+});
+
+describe.skipIf(!sandboxUp)('secret engine state is hidden from every profile', () => {
+  // A second workspace: its `.twinline/` holds settings, an agent, the audit DB and a session
+  // record; its data folder (`data/`) holds the watermark key and tool data.
+  const ws = join(box.base, 'stateful');
+  const state = () => engineStatePaths({ projectRoot: ws, home: ws, folders: [join(ws, 'data')] });
+  const stateShell = () =>
+    createShellTool({ root: ws, shell: { maxOutputBytes: 16 * 1024 }, sandbox: { engineState: state() } });
+  const runIn = (command: string, grant?: SandboxGrant) =>
+    stateShell().execute(
+      { command },
+      { ...context(), ...(grant ? { sandbox: grant } : {}) },
+    ) as Promise<ShellResult>;
+
+  beforeAll(() => {
+    mkdirSync(join(ws, '.twinline', 'agents'), { recursive: true });
+    mkdirSync(join(ws, '.twinline', 'sessions'), { recursive: true });
+    mkdirSync(join(ws, 'data'), { recursive: true });
+    writeFileSync(join(ws, '.twinline', 'settings.json'), '{"permissions":{"deny":["Bash(rm:*)"]}}\n');
+    writeFileSync(join(ws, '.twinline', 'agents', 'reviewer.md'), '# reviewer\n');
+    writeFileSync(join(ws, '.twinline', 'twinline.sqlite'), `${SECRET} audit rows\n`);
+    writeFileSync(join(ws, '.twinline', 'sessions', 's1.json'), `${SECRET} transcript\n`);
+    writeFileSync(join(ws, 'data', 'watermark.key'), `${SECRET} key\n`);
+    writeFileSync(join(ws, 'notes.txt'), 'project notes\n');
+  });
+
+  for (const grant of [undefined, { profile: 'workspace-write' } as const]) {
+    const name = grant?.profile ?? 'read-only';
+    it(`${name}: the audit DB cannot be read, the data folder and session records are empty; settings and agents stay readable`, async () => {
+      const r = await runIn(
+        [
+          'cat .twinline/twinline.sqlite 2>/dev/null | wc -c',
+          'ls -A data | wc -l',
+          'ls -A .twinline/sessions | wc -l',
+          'cat .twinline/settings.json .twinline/agents/reviewer.md notes.txt',
+          `grep -rl ${SECRET} . 2>/dev/null | wc -l`,
+        ].join('; '),
+        grant,
+      );
+      expect(r.stdout).not.toContain(SECRET);
+      expect(
+        r.stdout
+          .split('\n')
+          .slice(0, 3)
+          .map((l) => l.trim()),
+      ).toEqual(['0', '0', '0']);
+      expect(r.stdout).toContain('Bash(rm:*)');
+      expect(r.stdout).toContain('# reviewer');
+      expect(r.stdout).toContain('project notes');
+      expect(r.stdout.trim().split('\n').at(-1)?.trim()).toBe('0');
+    });
+  }
+
+  it('a link, a copy or a hard link made inside the sandbox reaches nothing', async () => {
+    const r = await runIn(
+      [
+        'ln -s .twinline/twinline.sqlite via-link',
+        'cat via-link 2>/dev/null | wc -c',
+        'cp .twinline/twinline.sqlite copy.db 2>/dev/null; cat copy.db 2>/dev/null | wc -c',
+        'ln data/watermark.key hard 2>/dev/null || echo no-hard-link',
+        'echo planted > data/new.key 2>/dev/null || echo data-read-only',
+        'echo x > .twinline/twinline.sqlite 2>/dev/null || echo db-read-only',
+      ].join('; '),
+      { profile: 'workspace-write' },
+    );
+    expect(r.stdout).not.toContain(SECRET);
+    expect(r.stdout).toContain('no-hard-link');
+    expect(r.stdout).toContain('data-read-only');
+    expect(r.stdout).toContain('db-read-only');
+    expect(
+      r.stdout
+        .split('\n')
+        .slice(0, 2)
+        .map((l) => l.trim()),
+    ).toEqual(['0', '0']);
+    expect(readFileSync(join(ws, '.twinline', 'twinline.sqlite'), 'utf8')).toContain(SECRET);
+    expect(existsSync(join(ws, 'data', 'new.key'))).toBe(false);
+  });
+
+  it('the plan covers folders with a read-only tmpfs and files with /dev/null, after the roots', () => {
+    const a = bubblewrapArgs({
+      profile: 'read-only',
+      cwd: '/w',
+      workspaceRoots: ['/w'],
+      readRoots: [],
+      system: [],
+      protectedPaths: [],
+      pinnedDirs: [],
+      etcDir: '/e',
+      disableUserns: false,
+      hiddenPaths: [
+        { path: '/w/data', kind: 'dir' },
+        { path: '/w/.twinline/twinline.sqlite', kind: 'file' },
+      ],
+    }).join(' ');
+    expect(a).toMatch(
+      /--ro-bind \/w \/w .*--tmpfs \/w\/data --remount-ro \/w\/data --ro-bind \/dev\/null \/w\/\.twinline\/twinline\.sqlite/,
     );
   });
 });

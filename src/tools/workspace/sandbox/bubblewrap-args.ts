@@ -8,6 +8,12 @@ export type HostPath =
   | { readonly path: string; readonly kind: 'bind' }
   | { readonly path: string; readonly kind: 'symlink'; readonly target: string };
 
+/** A path of a visible root the sandbox covers: a folder by an empty read-only tmpfs, a file by `/dev/null`. */
+export interface HiddenPath {
+  readonly path: string;
+  readonly kind: 'dir' | 'file';
+}
+
 export type ConfinedProfile = 'read-only' | 'workspace-write' | 'network';
 
 export interface SandboxPlan {
@@ -32,6 +38,8 @@ export interface SandboxPlan {
   readonly disableUserns: boolean;
   /** Extra files (the Node binary for the egress bridge) shown read-only at their own path. */
   readonly extraFiles?: readonly string[];
+  /** Secret engine state inside the visible roots (the audit database, the data folder): unreadable to every profile. */
+  readonly hiddenPaths?: readonly HiddenPath[];
 }
 
 /** Where the sandbox sees the egress proxy's socket directory. */
@@ -66,6 +74,12 @@ export function bubblewrapArgs(plan: SandboxPlan): string[] {
   if (writable) {
     for (const d of plan.pinnedDirs) a.push('--bind', d, d);
     for (const p of plan.protectedPaths) a.push('--ro-bind', p, p);
+  }
+  // Last of the roots' mounts, so no bind above uncovers them; a tmpfs made read-only takes no
+  // writes either, and `/dev/null` over a file reads empty and keeps nothing.
+  for (const h of plan.hiddenPaths ?? []) {
+    if (h.kind === 'dir') a.push('--tmpfs', h.path, '--remount-ro', h.path);
+    else a.push('--ro-bind', '/dev/null', h.path);
   }
   if (plan.profile === 'network' && plan.egressDir) a.push('--ro-bind', plan.egressDir, EGRESS_DIR);
   a.push('--chdir', plan.cwd, '--');

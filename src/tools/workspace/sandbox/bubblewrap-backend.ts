@@ -1,3 +1,4 @@
+import type { EngineStatePath } from '../../engine-state.js';
 import { childProcess } from '../lazy-builtins.js';
 import { bubblewrapArgs, type ConfinedProfile } from './bubblewrap-args.js';
 import { sandboxEtc } from './sandbox-etc.js';
@@ -28,6 +29,8 @@ export interface SandboxRunSpec {
   /** `network`: host directory holding the egress proxy's socket. */
   readonly egressDir?: string;
   readonly extraFiles?: readonly string[];
+  /** The session's engine state: its secret part is hidden inside the sandbox. */
+  readonly engineState?: readonly EngineStatePath[];
 }
 
 /** Probe results per binary: one probe per process, however many tools share a binary. */

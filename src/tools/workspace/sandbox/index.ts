@@ -2,6 +2,7 @@ export {
   bubblewrapArgs,
   type ConfinedProfile,
   EGRESS_DIR,
+  type HiddenPath,
   type HostPath,
   SANDBOX_HOME,
   type SandboxPlan,

@@ -1,4 +1,5 @@
 import type { SandboxGrant, SandboxProfile } from '../../../core/index.js';
+import type { EngineStatePath } from '../../engine-state.js';
 import type { ProcessSandboxPort } from '../../spec.js';
 import { WorkspaceToolError } from '../errors.js';
 import type { WorkspaceRoots } from '../workspace-paths.js';
@@ -15,6 +16,12 @@ export interface SandboxOptions {
   readonly readRoots?: readonly string[];
   /** Further absolute paths kept read-only under `workspace-write` (e.g. an audit DB inside the workspace). */
   readonly protectedPaths?: readonly string[];
+  /**
+   * The session's engine state (`engineStatePaths`): its secret part (the audit database, the
+   * watermark key, the data folder) is hidden from every profile where a root would show it, as
+   * the read tools refuse it. Each root's own `.twinline/` is hidden without it.
+   */
+  readonly engineState?: readonly EngineStatePath[];
   /**
    * Let the egress proxy reach allowed hosts that resolve to non-public addresses. Off by default,
    * as for `web_fetch`; tests that stand up a local upstream turn it on.
@@ -135,6 +142,7 @@ export class ProcessSandbox implements ProcessSandboxPort {
           workspaceRoots: [roots.root, ...roots.extra],
           readRoots: this.#options.readRoots ?? [],
           extraProtected: this.#options.protectedPaths ?? [],
+          ...(this.#options.engineState ? { engineState: this.#options.engineState } : {}),
           ...(egress ? { egressDir: egress.dir } : {}),
           ...(extraFiles.length > 0 ? { extraFiles } : {}),
         },
@@ -164,6 +172,7 @@ export class ProcessSandbox implements ProcessSandboxPort {
 export function sandboxOptionsFromEnv(
   env: Readonly<Record<string, string | undefined>>,
   protectedPaths: readonly string[] = [],
+  engineState?: readonly EngineStatePath[],
 ): SandboxOptions {
   const bwrap = env['TWINLINE_SANDBOX_BWRAP'];
   const roots = (env['TWINLINE_SANDBOX_READ_ROOTS'] ?? '')
@@ -174,6 +183,7 @@ export function sandboxOptionsFromEnv(
     ...(bwrap ? { bwrapPath: bwrap } : {}),
     ...(roots.length > 0 ? { readRoots: roots } : {}),
     ...(protectedPaths.length > 0 ? { protectedPaths } : {}),
+    ...(engineState ? { engineState } : {}),
   };
 }
 

@@ -1,7 +1,8 @@
-import { existsSync, lstatSync, mkdirSync, readlinkSync } from 'node:fs';
-import { dirname, relative, sep } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, realpathSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { type EngineStatePath, engineStatePaths, readableInStateTree } from '../../engine-state.js';
 import { WorkspaceToolError } from '../errors.js';
-import type { ConfinedProfile, HostPath, SandboxPlan } from './bubblewrap-args.js';
+import type { ConfinedProfile, HiddenPath, HostPath, SandboxPlan } from './bubblewrap-args.js';
 import { ENSURED_DIRS, protectedPathsOf } from './protected-paths.js';
 
 /** System directories every command needs, shown read-only (links such as `/bin → usr/bin` recreated). */
@@ -18,6 +19,11 @@ export interface PlanInput {
   readonly egressDir?: string;
   readonly disableUserns: boolean;
   readonly extraFiles?: readonly string[];
+  /**
+   * The session's engine state (`engineStatePaths`): its secret part that lies inside a visible
+   * root is hidden from every profile. Each root's own `.twinline/` is hidden in any case.
+   */
+  readonly engineState?: readonly EngineStatePath[];
 }
 
 function hostPath(path: string): HostPath | undefined {
@@ -82,7 +88,51 @@ export function planSandbox(input: PlanInput): SandboxPlan {
     ...(input.egressDir ? { egressDir: input.egressDir } : {}),
     disableUserns: input.disableUserns,
     ...(input.extraFiles ? { extraFiles: input.extraFiles } : {}),
+    hiddenPaths: hiddenPathsOf([...input.workspaceRoots, ...input.readRoots], input.engineState ?? []),
   };
+}
+
+/**
+ * What a sandboxed command must not read of the roots it sees: the secret engine state (the audit
+ * database, the watermark key, the data folder, session records) the read tools refuse too. A
+ * `.twinline/` folder keeps its settings and agent definitions visible (they are only protected
+ * from writes), and everything else in it is covered entry by entry; any other secret folder is
+ * covered whole. Paths that do not exist now need nothing: a read-only run cannot create them,
+ * and a file a writable run creates holds only what that run wrote.
+ */
+function hiddenPathsOf(roots: readonly string[], state: readonly EngineStatePath[]): HiddenPath[] {
+  const own = roots.flatMap((root) => engineStatePaths({ projectRoot: root, home: root }));
+  const out = new Map<string, HiddenPath>();
+  const hide = (path: string): void => {
+    // Mounts cover real paths: a link on the way is followed, and what it names is hidden when
+    // the sandbox shows it at all.
+    const real = realPathOf(path);
+    if (!real || !roots.some((r) => r === real || isInside(r, real))) return;
+    const st = lstatSync(real);
+    out.set(real, { path: real, kind: st.isDirectory() ? 'dir' : 'file' });
+  };
+  for (const entry of [...own, ...state]) {
+    if (!entry.secret) continue;
+    if (!(entry.tree && basename(entry.path) === '.twinline')) {
+      hide(entry.path);
+      continue;
+    }
+    const folder = realPathOf(entry.path);
+    if (!folder || !lstatSync(folder).isDirectory()) continue;
+    for (const name of readdirSync(folder)) {
+      if (!readableInStateTree(entry, name)) hide(join(folder, name));
+    }
+  }
+  // Parents first, so a folder hidden whole is not mounted over by one of its own entries.
+  return [...out.values()].sort((a, b) => a.path.length - b.path.length);
+}
+
+function realPathOf(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
 }
 
 /** True when `path` or a directory between `root` and it is a symbolic link. */
