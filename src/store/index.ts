@@ -39,6 +39,15 @@ export {
   type StoreTarget,
 } from './store-target.js';
 export {
+  checkStored,
+  parseStoredJson,
+  type StoredAt,
+  type StoredKind,
+  StoredStateError,
+  type StoredVersion,
+  storedKind,
+} from './stored-state.js';
+export {
   type NewTask,
   STEP_STATUSES,
   type StepRecord,
