@@ -54,7 +54,7 @@ import {
 import { endedReview, ReviewService } from '../review/index.js';
 import { type ConfiguredRouter, createConfiguredRouter } from '../router/index.js';
 import { createRuntime, type Runtime } from '../runtime/index.js';
-import type { AuditRecord, AuditSink, Store } from '../store/index.js';
+import { type AuditRecord, type AuditSink, INPUT_REVIEW_NAME, type Store } from '../store/index.js';
 import type { Telemetry, TwinlineLogger } from '../telemetry/index.js';
 import type { ToolSpec } from '../tools/index.js';
 import { LineToolCatalog, withBreaker } from './line-tools.js';
@@ -166,8 +166,6 @@ export interface Platform {
   resumeTasks(): Promise<number>;
   close(): Promise<void>;
 }
-
-const INPUT_REVIEW_TOOL = 'twinline.input';
 
 /**
  * Assembles the platform from a configuration. The three lines are separate trust chains: each
@@ -414,7 +412,7 @@ export async function createPlatform(
         .join('; ')}`,
       { details: { score: verdict.score, findings: [...new Set(verdict.findings.map((f) => f.type))] } },
     );
-    const logged = pipeline.auditArguments?.({ name: INPUT_REVIEW_TOOL } as ToolSpec, { query });
+    const logged = pipeline.auditArguments?.({ name: INPUT_REVIEW_NAME } as ToolSpec, { query });
     audit.record({
       id: uuidV7(time.getTime()),
       time: time.toISOString(),
@@ -423,7 +421,7 @@ export async function createPlatform(
       sessionId,
       agent: 'input_gate',
       domain: 'input',
-      tool: INPUT_REVIEW_TOOL,
+      tool: INPUT_REVIEW_NAME,
       callId: `input-${reviewId}`,
       argsHash: hashCanonical({ query }),
       status: verdict.verdict === 'block' ? 'denied' : 'review',
@@ -485,19 +483,16 @@ export async function createPlatform(
     },
     flagInput: async ({ identity, sessionId, query, verdict }) => {
       const parked = await store.forTenant(identity.tenant).reviews.enqueue({
+        kind: 'input',
         tenant: identity.tenant,
         user: identity.user,
         sessionId,
-        agent: 'input_gate',
-        domain: 'input',
-        tool: INPUT_REVIEW_TOOL,
-        args: { query },
+        query,
         identity,
         reason: `input gate: ${verdict.verdict} (score ${verdict.score}): ${verdict.findings
           .map((f) => f.reason)
           .slice(0, 3)
           .join('; ')}`,
-        decisionPath: [],
         expiresAt: new Date(now().getTime() + 24 * 3600_000).toISOString(),
       });
       auditInput(identity, sessionId, query, verdict, parked.id);
@@ -607,7 +602,7 @@ export async function createPlatform(
     }
     // The reviewer vouched for the text; it now takes the normal path as its author.
     const author = resolveIdentity(item.tenant, item.user);
-    const query = (item.args as { query?: string }).query ?? '';
+    const query = item.kind === 'input' ? item.query : '';
     const result = author
       ? await dispatcher.handle(author, query, { sessionId: item.sessionId, inputReviewed: true })
       : undefined;
@@ -642,7 +637,7 @@ export async function createPlatform(
     async approveReview(reviewer, id, note) {
       const item = await store.forTenant(reviewer.tenant).reviews.get(id);
       if (!item) return { id, decided: false, status: 'missing' };
-      if (item.tool === INPUT_REVIEW_TOOL) return decideInputReview(reviewer, id, true, note);
+      if (item.kind === 'input') return decideInputReview(reviewer, id, true, note);
       const outcome = await reviews.approve(id, reviewer.user, note);
       if (outcome.refused) return { id, decided: false, status: outcome.status, refused: outcome.refused };
       // Losing the claim to another approver (or process) is not an execution of ours.
@@ -675,7 +670,7 @@ export async function createPlatform(
     async denyReview(reviewer, id, note) {
       const item = await store.forTenant(reviewer.tenant).reviews.get(id);
       if (!item) return { id, decided: false, status: 'missing' };
-      if (item.tool === INPUT_REVIEW_TOOL) return decideInputReview(reviewer, id, false, note);
+      if (item.kind === 'input') return decideInputReview(reviewer, id, false, note);
       const outcome = await reviews.deny(id, reviewer.user, note);
       const resumedTask = outcome.decided
         ? await continueTaskAfter(item.tenant, id, 'denied', note ?? 'denied by a reviewer')

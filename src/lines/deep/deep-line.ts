@@ -4,7 +4,12 @@ import type { Identity } from '../../core/index.js';
 import type { CallContext, GatewayResult, ToolCall } from '../../gateway/index.js';
 import { declaredCapabilities, ShingleLedger } from '../../policy/index.js';
 import type { EndedReview } from '../../review/index.js';
-import type { StepRecord, TaskRecord, TaskRepository } from '../../store/index.js';
+import {
+  type StepRecord,
+  StoredStateError,
+  type TaskRecord,
+  type TaskRepository,
+} from '../../store/index.js';
 import type { ToolSpec } from '../../tools/index.js';
 import type { RecentSummaries } from '../context/recent-summaries.js';
 import type { LineEventSink, RequestOutcome } from '../events.js';
@@ -12,6 +17,7 @@ import { type Plan, PlanFormatError, parsePlan, parseRevision } from './plan.js'
 import type { PlannerPort } from './planner.js';
 import { renderRelevantSummaries, type SummaryEntry } from './relevant-summaries.js';
 import { renderSummary, type StepSummary, summariseStep } from './step-summary.js';
+import { readTaskState, storedTaskState, type TaskState } from './task-state.js';
 
 /** What the deep line needs from the rest of the runtime. */
 export interface DeepLineDeps {
@@ -50,19 +56,6 @@ export interface DeepLineDeps {
     request: string,
     failure: { sessionId: string; reason: string; detail?: string },
   ) => Promise<{ text: string; ticketId?: string }>;
-}
-
-/** Task state kept beside the plan, so a restart knows where the conversation stood. */
-interface TaskState {
-  readonly plan?: Plan;
-  readonly sessionId: string;
-  /** Model turns the planner has consumed (lets a deterministic provider be replayed on resume). */
-  readonly plannerTurns: number;
-  readonly final?: string;
-  readonly outcome?: RequestOutcome;
-  readonly awaitingReview?: { readonly stepNo: number; readonly reviewId: string };
-  /** Revisions the planner made after failed steps. */
-  readonly revisions?: number;
 }
 
 export interface DeepRunResult {
@@ -109,7 +102,7 @@ export class DeepLine {
       line: 'deep',
       request,
       status: 'queued',
-      plan: state,
+      plan: storedTaskState(state),
     });
     this.#accepted.add(id);
     return id;
@@ -196,7 +189,7 @@ export class DeepLine {
   ): Promise<DeepRunResult> {
     const task = await tasks.getTask(taskId);
     if (!task) throw new Error(`task ${taskId} not found`);
-    let state = task.plan as TaskState;
+    let state = this.#stateOf(task);
     const identity = this.deps.resolveIdentity(task.tenant, task.user);
     if (!identity)
       return this.#end(tasks, task, state, 'denied', `User ${task.tenant}/${task.user} no longer exists.`);
@@ -246,7 +239,7 @@ export class DeepLine {
           params: step.args,
         });
       }
-      await tasks.updateTask(taskId, { status: 'running', plan: state, currentStep: 0 });
+      await tasks.updateTask(taskId, { status: 'running', plan: storedTaskState(state), currentStep: 0 });
       emit({
         type: 'plan',
         taskId,
@@ -369,7 +362,7 @@ export class DeepLine {
     state = { ...state, plannerTurns: state.plannerTurns + 1, revisions: (state.revisions ?? 0) + 1 };
     const steps = parseRevision(answer);
     if (!steps) {
-      await tasks.updateTask(task.id, { plan: state });
+      await tasks.updateTask(task.id, { plan: storedTaskState(state) });
       return { plan, state };
     }
     const previous = plan.steps.length;
@@ -396,7 +389,7 @@ export class DeepLine {
             },
       );
     }
-    await tasks.updateTask(task.id, { plan: state });
+    await tasks.updateTask(task.id, { plan: storedTaskState(state) });
     emit({
       type: 'plan',
       taskId: task.id,
@@ -495,7 +488,7 @@ export class DeepLine {
       });
       await tasks.updateTask(task.id, {
         status: 'awaiting_review',
-        plan: { ...state, awaitingReview: { stepNo, reviewId: result.reviewId } },
+        plan: storedTaskState({ ...state, awaitingReview: { stepNo, reviewId: result.reviewId } }),
       });
       emit({
         type: 'step_finished',
@@ -516,9 +509,7 @@ export class DeepLine {
 
   /** The review a parked task waits for, if it waits for one. */
   awaitedReview(task: TaskRecord): string | undefined {
-    return task.status === 'awaiting_review'
-      ? (task.plan as TaskState | undefined)?.awaitingReview?.reviewId
-      : undefined;
+    return task.status === 'awaiting_review' ? readTaskState(task)?.awaitingReview?.reviewId : undefined;
   }
 
   /**
@@ -545,7 +536,7 @@ export class DeepLine {
   ): Promise<boolean> {
     const tasks = this.deps.tasksFor(tenant);
     const task = await tasks.getTask(taskId);
-    const state = task?.plan as TaskState | undefined;
+    const state = task && readTaskState(task);
     const wait = state?.awaitingReview;
     if (!task || this.awaitedReview(task) !== outcome.reviewId || !state?.plan || !wait) return false;
     const step = state.plan.steps[wait.stepNo - 1]!;
@@ -569,7 +560,7 @@ export class DeepLine {
     const { awaitingReview: _done, ...rest } = state;
     const { changed } = await tasks.updateTask(
       taskId,
-      { status: 'queued', plan: rest, currentStep: wait.stepNo },
+      { status: 'queued', plan: storedTaskState(rest), currentStep: wait.stepNo },
       { status: 'awaiting_review', updatedAt: task.updatedAt },
     );
     return changed;
@@ -622,7 +613,7 @@ export class DeepLine {
   ): Promise<DeepRunResult> {
     await tasks.updateTask(task.id, {
       status: outcome === 'completed' ? 'completed' : outcome,
-      plan: { ...state, outcome, final: text },
+      plan: storedTaskState({ ...state, outcome, final: text }),
     });
     await this.#publishEnd(task, state, outcome).catch(() => {});
     return { taskId: task.id, outcome, text, ...(await this.#ledger(tasks, task.id)) };
@@ -657,6 +648,14 @@ export class DeepLine {
     return [...this.deps.allowlist]
       .map((n) => this.deps.tools.get(n))
       .filter((t): t is ToolSpec => t !== undefined);
+  }
+
+  /** A task's state as stored; a task written without one is a `StoredStateError` naming it. */
+  #stateOf(task: TaskRecord): TaskState {
+    const state = readTaskState(task);
+    if (!state)
+      throw new StoredStateError({ kind: 'task state', row: task.id, field: 'tasks.plan' }, 'missing');
+    return state;
   }
 
   #now(): Date {
