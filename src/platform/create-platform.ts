@@ -1,47 +1,36 @@
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createAccessPort, type ModelProvider, NoProviderError } from '../agent/index.js';
+import { createAccessPort } from '../agent/index.js';
 import { egressSettings, resolveDeepAdmission, type TwinlineConfig } from '../config/index.js';
 import { openContextBus } from '../context/index.js';
-import { type Identity, runInSpan } from '../core/index.js';
+import type { Identity } from '../core/index.js';
 import { createInputGate, Egress } from '../gates/index.js';
 import {
   assertRetrievalTool,
   assertStrictQuickTools,
   createWriteFactStage,
   DeepLine,
-  gateRequestResult,
   LineDispatcher,
-  LineEventEgress,
-  MemoryCacheBackend,
   ModelPlanner,
   QuickLine,
-  QuickResultCache,
   ReadonlyLine,
   RecentSummaries,
-  RedisCacheBackend,
   resolveLineAllowlists,
-  withQuickCache,
 } from '../lines/index.js';
-import {
-  configPolicySchema,
-  type GatewaySite,
-  Pipeline,
-  PROFILES,
-  reviewReplayProfile,
-} from '../pipeline/index.js';
+import { configPolicySchema, Pipeline } from '../pipeline/index.js';
 import { loadReviewerFile } from '../policy/index.js';
-import { DeepAdmission, SharedBreakerState, ToolBreakers, UserRateLimiter } from '../resilience/index.js';
+import { DeepAdmission } from '../resilience/index.js';
 import { endedReview, ReviewService } from '../review/index.js';
 import { createConfiguredRouter } from '../router/index.js';
 import { createRuntime } from '../runtime/index.js';
 import type { AuditRecord, AuditSink } from '../store/index.js';
 import type { ToolSpec } from '../tools/index.js';
-import { LineToolCatalog, withBreaker } from './line-tools.js';
-import { decisionLogLine, requestLogLine } from './log-lines.js';
+import { lineGateways } from './line-gateways.js';
+import { lineModels, unavailableProvider } from './line-models.js';
+import { decisionLogLine } from './log-lines.js';
 import type { LineName, Platform, PlatformOptions } from './platform-types.js';
-import { providerSource } from './provider-source.js';
+import { processResilience } from './process-resilience.js';
+import { requestDoor, spanned } from './request-door.js';
 import { ReviewWorkflow } from './review-workflow.js';
 import { RoutingLog } from './routing-log.js';
 import { TaskScheduler } from './task-scheduler.js';
@@ -81,26 +70,7 @@ export async function createPlatform(
   }
 
   const egress = new Egress(egressSettings(config, env));
-  const breakers = new ToolBreakers({
-    ...options.breakers,
-    // On Redis an open breaker in one process refuses the tool in all of them.
-    ...(options.redis
-      ? { shared: new SharedBreakerState(options.redis, `${options.redisPrefix ?? 'twinline'}:breaker`) }
-      : {}),
-  });
-  // The cache runs on the platform's clock, so expiry follows an injected `now`.
-  // Shared across processes on Redis (reads and, above all, their invalidation); else in process.
-  const cache = new QuickResultCache(
-    options.redis
-      ? new RedisCacheBackend(options.redis, `${options.redisPrefix ?? 'twinline'}:cache`)
-      : new MemoryCacheBackend(10_000, () => now().getTime()),
-  );
-  const limiter = new UserRateLimiter({
-    points: options.quickQps ?? 10,
-    durationSeconds: options.quickWindowSeconds ?? 1,
-    ...(options.redis ? { redis: options.redis } : {}),
-    keyPrefix: `${options.redisPrefix ?? 'twinline'}:quick`,
-  });
+  const { breakers, cache, limiter } = processResilience(options, now);
 
   const wrapTool = options.wrapTool ?? ((t: ToolSpec) => t);
   const allowed = (names: readonly string[]) =>
@@ -126,13 +96,6 @@ export async function createPlatform(
   }
   const ownBus = !options.contextBus;
   const context = new RecentSummaries(options.contextBus ?? (await openContextBus({ env })), { now });
-  const deepTools = new LineToolCatalog(allowed(lineTools.deep).map((t) => withBreaker(t, breakers)));
-  const quickTools = new LineToolCatalog(
-    allowed(lineTools.quick).map((t) => withQuickCache(withBreaker(t, breakers), cache)),
-  );
-  const readonlyTools = new LineToolCatalog(
-    allowed(retrieval ? [retrieval] : []).map((t) => withBreaker(t, breakers)),
-  );
 
   const logger = options.logger;
   const onAudit =
@@ -163,41 +126,30 @@ export async function createPlatform(
     factStage: createWriteFactStage(),
     observer: telemetry?.gatewayObserver,
   });
-  const site = (tools: LineToolCatalog): GatewaySite => ({ tools, allow: tools.names });
-  const sites = { deep: site(deepTools), quick: site(quickTools), readonly: site(readonlyTools) };
-  const gateways = {
-    deep: pipeline.gateway(PROFILES['serve.deep'], sites.deep),
-    quick: pipeline.gateway(PROFILES['serve.quick'], sites.quick),
-    readonly: pipeline.gateway(PROFILES['serve.readonly'], sites.readonly),
-  };
-  // Approved reviews run again on the profile of the line they came from, review slot aside.
-  const replays = {
-    deep: pipeline.gateway(reviewReplayProfile(PROFILES['serve.deep']), sites.deep),
-    quick: pipeline.gateway(reviewReplayProfile(PROFILES['serve.quick']), sites.quick),
-    readonly: pipeline.gateway(reviewReplayProfile(PROFILES['serve.readonly']), sites.readonly),
-  };
+  const lines = lineGateways(
+    pipeline,
+    {
+      deep: allowed(lineTools.deep),
+      quick: allowed(lineTools.quick),
+      readonly: allowed(retrieval ? [retrieval] : []),
+    },
+    breakers,
+    cache,
+  );
+  const { gateways, replays } = lines;
+  const deepTools = lines.tools.deep;
 
   const resolveIdentity = (tenant: string, user: string): Identity | undefined =>
     runtime.identities.find(user, tenant);
-  const source = providerSource(options.model ?? env.TWINLINE_MODEL, env, config.model);
   const deepPrompts = {
     ...(config.prompts?.planner ? { planner: config.prompts.planner } : {}),
     ...(config.prompts?.composer ? { composer: config.prompts.composer } : {}),
   };
-  const wrapProvider = options.wrapProvider;
-  const wrapped = wrapProvider
-    ? () => {
-        const p = source();
-        return p ? wrapProvider(p) : undefined;
-      }
-    : source;
-  // Every model turn of the lines is traced and measured when telemetry is on.
-  const newProvider = telemetry
-    ? () => {
-        const p = wrapped();
-        return p ? telemetry.provider(p) : undefined;
-      }
-    : wrapped;
+  const newProvider = lineModels(config, env, {
+    model: options.model,
+    wrapProvider: options.wrapProvider,
+    telemetry,
+  });
 
   const readonly = new ReadonlyLine({
     gateway: gateways.readonly,
@@ -249,7 +201,7 @@ export async function createPlatform(
   });
   const quick = new QuickLine({
     gateway: gateways.quick,
-    catalog: quickTools,
+    catalog: lines.tools.quick,
     access: createAccessPort(),
     now,
     context,
@@ -269,18 +221,7 @@ export async function createPlatform(
     now,
   });
 
-  /** A part of the request path in its own span (when tracing), ended with what `describe` reads. */
-  const inSpan = <T>(name: string, fn: () => T, describe: (r: T) => Record<string, string | number>): T => {
-    if (!tracer) return fn();
-    const span = tracer.start(name);
-    try {
-      const r = fn();
-      span.set(describe(r));
-      return r;
-    } finally {
-      span.end();
-    }
-  };
+  const inSpan = spanned(tracer);
 
   const dispatcher: LineDispatcher = new LineDispatcher({
     route: (q) =>
@@ -376,43 +317,7 @@ export async function createPlatform(
     deepQueue,
     context,
     egress,
-    async handle(identity, query, opts = {}) {
-      const started = logger ? performance.now() : 0;
-      const { channel = 'api', emit, ...rest } = opts;
-      // The session is fixed here, not by the dispatcher: streamed text is marked with it.
-      const sessionId = rest.sessionId ?? randomUUID();
-      const gate = egress.for({ viewer: identity, sessionId, channel });
-      const events = emit ? new LineEventEgress(gate, emit) : undefined;
-      const run = async () => {
-        const result = await dispatcher.handle(identity, query, {
-          ...rest,
-          sessionId,
-          ...(rest.provider && telemetry ? { provider: telemetry.provider(rest.provider) } : {}),
-          ...(events ? { emit: (e) => events.accept(e) } : {}),
-        });
-        events?.end();
-        if (logger?.isLevelEnabled('info'))
-          logger.info(requestLogLine(identity, channel, result, started), 'request');
-        return inSpan(
-          'twinline.output_gate',
-          () => gateRequestResult(gate, result),
-          (g) => ({ 'twinline.output.verdict': g.outputGate.verdict, 'twinline.channel': channel }),
-        );
-      };
-      if (!tracer) return run();
-      const span = tracer.start('twinline.request', {
-        attributes: {
-          'twinline.tenant': identity.tenant,
-          'twinline.channel': channel,
-          'gen_ai.conversation.id': sessionId,
-        },
-      });
-      return runInSpan(span, run, (result) => ({
-        'twinline.request.id': result.requestId,
-        'twinline.route.target': result.route.target,
-        'twinline.outcome': result.outcome,
-      }));
-    },
+    handle: requestDoor({ dispatcher, egress, logger, telemetry }),
     cancelTask: (tenant, taskId) => scheduler.cancel(tenant, taskId),
     resumeTasks: () => scheduler.resume(),
     async close() {
@@ -422,17 +327,6 @@ export async function createPlatform(
       context.close();
       if (ownBus) await context.bus.close();
       await runtime.close();
-    },
-  };
-}
-
-function unavailableProvider(): ModelProvider {
-  return {
-    kind: 'none',
-    model: 'none',
-    // biome-ignore lint/correctness/useYield: a provider that fails at once: no model is configured.
-    async *turn() {
-      throw new NoProviderError();
     },
   };
 }
