@@ -1,13 +1,9 @@
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { createAccessPort } from '../agent/index.js';
 import { egressSettings, resolveDeepAdmission, type TwinlineConfig } from '../config/index.js';
 import { openContextBus } from '../context/index.js';
 import type { Identity } from '../core/index.js';
 import { createInputGate, Egress } from '../gates/index.js';
 import {
-  assertRetrievalTool,
-  assertStrictQuickTools,
   createWriteFactStage,
   DeepLine,
   LineDispatcher,
@@ -15,22 +11,20 @@ import {
   QuickLine,
   ReadonlyLine,
   RecentSummaries,
-  resolveLineAllowlists,
 } from '../lines/index.js';
-import { configPolicySchema, Pipeline } from '../pipeline/index.js';
-import { loadReviewerFile } from '../policy/index.js';
+import { Pipeline } from '../pipeline/index.js';
 import { DeepAdmission } from '../resilience/index.js';
 import { endedReview, ReviewService } from '../review/index.js';
 import { createConfiguredRouter } from '../router/index.js';
 import { createRuntime } from '../runtime/index.js';
-import type { AuditRecord, AuditSink } from '../store/index.js';
-import type { ToolSpec } from '../tools/index.js';
 import { lineGateways } from './line-gateways.js';
 import { lineModels, unavailableProvider } from './line-models.js';
-import { decisionLogLine } from './log-lines.js';
+import { observedAudit } from './log-lines.js';
+import { type PlatformConfig, platformConfig } from './platform-config.js';
 import type { LineName, Platform, PlatformOptions } from './platform-types.js';
 import { processResilience } from './process-resilience.js';
-import { requestDoor, spanned } from './request-door.js';
+import { requestDoor } from './request-door.js';
+import { degradedDeepAnswer, observedRequestPath } from './request-observers.js';
 import { ReviewWorkflow } from './review-workflow.js';
 import { RoutingLog } from './routing-log.js';
 import { TaskScheduler } from './task-scheduler.js';
@@ -56,68 +50,29 @@ export async function createPlatform(
   const registry = runtime.registry;
   const now = options.now ?? (() => new Date());
 
-  const reviewersFile = join(dirname(config.file), 'reviewers.yaml');
-  let reviewers: ReturnType<typeof loadReviewerFile> | undefined;
+  let checked: PlatformConfig;
   try {
-    // Checked against the same schema as the policy files (which the runtime loaded).
-    reviewers = existsSync(reviewersFile)
-      ? loadReviewerFile(reviewersFile, configPolicySchema(config, registry.list()))
-      : undefined;
+    checked = platformConfig(config, registry, options.wrapTool);
   } catch (err) {
-    // Reviewers that cannot load stop start-up; the store opened for them is closed first.
+    // A configuration that cannot mean what it says stops start-up; the store is closed first.
     await runtime.close();
     throw err;
   }
+  const { reviewers, lineTools } = checked;
+  const retrieval = config.lines.retrieval;
 
   const egress = new Egress(egressSettings(config, env));
   const { breakers, cache, limiter } = processResilience(options, now);
 
-  const wrapTool = options.wrapTool ?? ((t: ToolSpec) => t);
-  const allowed = (names: readonly string[]) =>
-    names
-      .map((n) => registry.get(n))
-      .filter((t): t is ToolSpec => !!t)
-      .map(wrapTool);
-  let lineTools: { deep: string[]; quick: string[] };
-  const retrieval = config.lines.retrieval;
-  try {
-    // Names, `mcp__<server>` and globs, expanded against what was registered (MCP tools too).
-    lineTools = resolveLineAllowlists(
-      config.lines,
-      registry.list().map((t) => t.name),
-      config.file,
-    );
-    assertStrictQuickTools(allowed(lineTools.quick), `${config.file}: lines.quick.allow`);
-    if (retrieval)
-      assertRetrievalTool(registry.get(retrieval), retrieval, `${config.file}: lines.readonly.retrieval`);
-  } catch (err) {
-    await runtime.close();
-    throw err;
-  }
   const ownBus = !options.contextBus;
   const context = new RecentSummaries(options.contextBus ?? (await openContextBus({ env })), { now });
 
   const logger = options.logger;
-  const onAudit =
-    options.onAudit || logger
-      ? (rec: AuditRecord) => {
-          options.onAudit?.(rec);
-          if (logger?.isLevelEnabled('debug')) logger.debug(decisionLogLine(rec), 'decision');
-        }
-      : undefined;
-  const audit: AuditSink = onAudit
-    ? {
-        record: (rec) => {
-          onAudit(rec);
-          store.audit.record(rec);
-        },
-        flush: () => store.audit.flush(),
-      }
-    : store.audit;
+  const audit = observedAudit(store.audit, options.onAudit, logger);
   // The serve profiles of the pipeline: the same layers `twinline check` explains, plus this
   // process's limits, breakers and the quick line's write facts.
   const telemetry = options.telemetry;
-  const tracer = telemetry?.tracer;
+  const _tracer = telemetry?.tracer;
   const pipeline = new Pipeline({
     ...runtime.pipeline.layers,
     audit,
@@ -126,16 +81,7 @@ export async function createPlatform(
     factStage: createWriteFactStage(),
     observer: telemetry?.gatewayObserver,
   });
-  const lines = lineGateways(
-    pipeline,
-    {
-      deep: allowed(lineTools.deep),
-      quick: allowed(lineTools.quick),
-      readonly: allowed(retrieval ? [retrieval] : []),
-    },
-    breakers,
-    cache,
-  );
+  const lines = lineGateways(pipeline, checked.tools, breakers, cache);
   const { gateways, replays } = lines;
   const deepTools = lines.tools.deep;
 
@@ -171,24 +117,7 @@ export async function createPlatform(
       const item = await store.forTenant(tenant).reviews.get(reviewId);
       return item ? endedReview(item) : undefined;
     },
-    // A plan the model service could not give: the read-only line's answer and a ticket.
-    degrade: (identity, request, failure) => {
-      logger?.warn(
-        {
-          tenant: identity.tenant,
-          user: identity.user,
-          line: 'deep',
-          reason: failure.reason,
-          detail: failure.detail,
-        },
-        'model service failed; answered on the degraded path',
-      );
-      return readonly.answer(identity, request, {
-        sessionId: failure.sessionId,
-        degradedReason: failure.reason,
-        ...(failure.detail ? { degradedDetail: failure.detail } : {}),
-      });
-    },
+    degrade: degradedDeepAnswer(readonly, logger),
   });
   const admission = resolveDeepAdmission(config.lines.deepAdmission, options.deepConcurrency, config.file);
   const deepQueue = new DeepAdmission({
@@ -221,61 +150,15 @@ export async function createPlatform(
     now,
   });
 
-  const inSpan = spanned(tracer);
-
   const dispatcher: LineDispatcher = new LineDispatcher({
-    route: (q) =>
-      inSpan(
-        'twinline.route',
-        () => router.route(q),
-        (d) => ({ 'twinline.route.target': d.target, 'twinline.rule_id': d.rule ?? 'classifier' }),
-      ),
+    ...observedRequestPath({ router, inputGate, routing, now, logger, telemetry }),
     deepPrompts,
-    onModelFailure: ({ identity, requestId, line, failure }) =>
-      logger?.warn(
-        {
-          requestId,
-          tenant: identity.tenant,
-          user: identity.user,
-          line,
-          failure: failure.failure,
-          reason: failure.message,
-          ...(failure.detail ? { detail: failure.detail } : {}),
-        },
-        'model service failed; answered on the degraded path',
-      ),
-    scanInput: (text) => {
-      const { scan } = inSpan(
-        'twinline.input_gate',
-        () => inputGate.check(text, 'user_input'),
-        ({ scan: s }) => ({
-          'twinline.decision': s.verdict === 'pass' ? 'allow' : s.verdict === 'block' ? 'deny' : 'review',
-          'twinline.rule_id': `input.${s.verdict}`,
-          'twinline.input.score': s.score,
-        }),
-      );
-      telemetry?.metrics?.inputGate(scan.verdict);
-      return scan;
-    },
     flagInput: (item) => workflow.flagInput(item),
-    tracer,
-    onQueueWait: (line, seconds) => telemetry?.metrics?.queueWait(line, seconds),
     deep,
     deepQueue,
     quick,
     readonly,
     providerFor: () => newProvider(),
-    onRouted: ({ identity, query, decision }) =>
-      routing.add({
-        time: now().toISOString(),
-        tenant: identity.tenant,
-        user: identity.user,
-        query: query.slice(0, 200),
-        target: decision.target,
-        scores: decision.scores,
-        rule: decision.rule,
-        ...(decision.routing ? { routing: decision.routing } : {}),
-      }),
   });
 
   const scheduler = new TaskScheduler({

@@ -1,6 +1,7 @@
 import type { Identity } from '../core/index.js';
 import type { RequestResult } from '../lines/index.js';
-import type { AuditRecord } from '../store/index.js';
+import type { AuditRecord, AuditSink } from '../store/index.js';
+import type { TwinlineLogger } from '../telemetry/index.js';
 
 /** A request's log line: who, where it went, how it ended, how long it took. Never its text. */
 export function requestLogLine(identity: Identity, channel: string, r: RequestResult, started: number) {
@@ -35,5 +36,25 @@ export function decisionLogLine(rec: AuditRecord) {
     decision: rec.status,
     ...(deciding ? { stage: deciding.stage, rule: deciding.ruleId } : {}),
     latencyMs: rec.durationMs,
+  };
+}
+
+/**
+ * The store's audit, with `onAudit` (metrics) and the decision log line (at `debug`) seeing each
+ * record first; the store's own sink when neither is asked for.
+ */
+export function observedAudit(
+  sink: AuditSink,
+  onAudit: ((rec: AuditRecord) => void) | undefined,
+  logger: TwinlineLogger | undefined,
+): AuditSink {
+  if (!onAudit && !logger) return sink;
+  return {
+    record: (rec) => {
+      onAudit?.(rec);
+      if (logger?.isLevelEnabled('debug')) logger.debug(decisionLogLine(rec), 'decision');
+      sink.record(rec);
+    },
+    flush: () => sink.flush(),
   };
 }
