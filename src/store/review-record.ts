@@ -125,7 +125,7 @@ export function reviewFromRow(row: ReviewsTable): ReviewItem {
     sessionId: row.session_id,
     agent: row.agent,
     domain: row.domain,
-    identity: json(storedIdentitySchema, 'identity') as Identity,
+    identity: json(storedIdentitySchema, 'identity'),
     reason: row.reason,
     decisionPath: json(decisionPathSchema, 'decision_path'),
     status,
