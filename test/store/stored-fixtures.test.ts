@@ -2,10 +2,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite from 'better-sqlite3';
+import fc from 'fast-check';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readTaskState, TASK_STATE } from '../../src/lines/index.js';
+import { REQUEST_OUTCOMES, readTaskState, TASK_STATE } from '../../src/lines/index.js';
 import {
   MIGRATIONS,
   migrateToLatest,
@@ -235,5 +236,41 @@ describe.each(dialects)('migration 007 on $name', ({ name, open }) => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe('task state round trip (property)', () => {
+  const text = fc.string({ minLength: 1, maxLength: 40 });
+  const step = fc.record({
+    goal: text,
+    tool: fc.stringMatching(/^[a-z_]{1,20}$/),
+    args: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.oneof(fc.string(), fc.integer(), fc.boolean())),
+  });
+  const state = fc.record(
+    {
+      sessionId: text,
+      plannerTurns: fc.nat(50),
+      plan: fc.record({
+        goal: text,
+        capabilities: fc.array(fc.stringMatching(/^[a-z_]{1,20}$/), { maxLength: 5 }),
+        steps: fc.array(step, { minLength: 1, maxLength: 6 }),
+      }),
+      final: fc.string(),
+      outcome: fc.constantFrom(...REQUEST_OUTCOMES),
+      awaitingReview: fc.record({ stepNo: fc.integer({ min: 1, max: 60 }), reviewId: text }),
+      revisions: fc.nat(2),
+    },
+    { requiredKeys: ['sessionId', 'plannerTurns'] },
+  );
+
+  it('reads what it wrote, and an unversioned (version 1) value the same as its stamped form', () => {
+    fc.assert(
+      fc.property(state, (s) => {
+        const stored = JSON.parse(JSON.stringify(TASK_STATE.write(s)));
+        expect(readTaskState({ id: 't', plan: stored })).toEqual(s);
+        expect(readTaskState({ id: 't', plan: JSON.parse(JSON.stringify(s)) })).toEqual(s);
+      }),
+      { numRuns: 200 },
+    );
   });
 });
