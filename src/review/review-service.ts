@@ -159,6 +159,8 @@ export class ReviewService {
     const autoDecided: { id: string; decision: 'approve' | 'deny'; ruleId: string }[] = [];
     if (this.#reviewers) {
       for (const item of await this.#reviews.list({ status: 'pending', limit })) {
+        // Rules decide calls; a flagged request is for people (the platform's review workflow).
+        if (item.kind !== 'tool_call') continue;
         const v = this.#reviewers.decide({ tool: item.tool, args: item.args, identity: item.identity });
         if (!v) continue;
         const { changed } = await this.#reviews.decide(
@@ -176,6 +178,8 @@ export class ReviewService {
     const executed: { id: string; status: string }[] = [];
     if (this.#gateway) {
       for (const item of await this.#reviews.list({ status: 'approved', limit })) {
+        // An approved input review is run by the workflow that approved it, as its author.
+        if (item.kind !== 'tool_call') continue;
         const r = await this.#run(item, approvalDecision(item, undefined));
         executed.push({ id: item.id, status: r.status });
       }
