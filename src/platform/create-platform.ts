@@ -184,7 +184,11 @@ export async function createPlatform(
   return {
     approveReview: (reviewer, id, note) => workflow.approve(reviewer, id, note),
     denyReview: (reviewer, id, note) => workflow.deny(reviewer, id, note),
-    sweepReviews: () => workflow.sweep(),
+    async sweep() {
+      // In this order: a review a rule decides (or that expires) in this sweep wakes its task in it.
+      await workflow.expire().catch(() => {});
+      return scheduler.resume();
+    },
     runtime,
     store,
     gateways,

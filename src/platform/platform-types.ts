@@ -108,9 +108,10 @@ export interface Platform {
   /** Starts every deep task left unfinished by a stopped process (whose lease has lapsed). */
   resumeTasks(): Promise<number>;
   /**
-   * One review sweep: expires stale reviews, lets reviewer rules decide, runs approved calls and
-   * wakes the tasks parked on reviews that ended. The number of tasks woken.
+   * The periodic sweep (`twinline serve`, `TWINLINE_SWEEP_MS`): expires stale reviews, lets
+   * reviewer rules decide, runs approved calls, then wakes the tasks whose review ended and resumes
+   * what a stopped process left (`resumeTasks`). The number of tasks started.
    */
-  sweepReviews(): Promise<number>;
+  sweep(): Promise<number>;
   close(): Promise<void>;
 }

@@ -6,7 +6,7 @@ import {
   type InputVerdict,
   type RequestResult,
 } from '../lines/index.js';
-import type { EndedReview, ReviewService } from '../review/index.js';
+import type { EndedReview, ProcessReport, ReviewService } from '../review/index.js';
 import {
   type AuditSink,
   INPUT_REVIEW_NAME,
@@ -42,7 +42,7 @@ export interface ReviewWorkflowDeps {
   /** Decides and runs tool-call reviews (four-eyes, reviewer rules, exactly-once execution). */
   readonly reviews: ReviewService;
   /** Continues the deep task a review belongs to. */
-  readonly scheduler: Pick<TaskScheduler, 'continueAfter' | 'wake'>;
+  readonly scheduler: Pick<TaskScheduler, 'continueAfter'>;
   readonly egress: Egress;
   readonly audit: AuditSink;
   /** The audit's view of arguments (redacted at its data level), when the audit keeps them. */
@@ -57,8 +57,8 @@ export interface ReviewWorkflowDeps {
 const INPUT_REVIEW_TTL_MS = 24 * 3600_000;
 
 /**
- * The review workflow (docs/architecture.md, "Platform"): queues flagged input, approves and
- * denies both kinds of review, and carries the outcome forward in one trip — a tool call's
+ * The review workflow (docs/architecture.md, "Platform"): queues flagged input, approves, denies
+ * and expires both kinds of review, and carries the outcome forward in one trip — a tool call's
  * review names its deep task, which continues at once; a cleared input runs as its author.
  */
 export class ReviewWorkflow {
@@ -86,12 +86,11 @@ export class ReviewWorkflow {
   }
 
   /**
-   * One sweep: expires stale reviews, lets reviewer rules decide, runs approved calls, then wakes
-   * every parked task whose review has ended. The number of tasks woken.
+   * Expires stale reviews, lets reviewer rules decide tool calls and runs the approved ones. The
+   * tasks parked on reviews that ended are woken by `TaskScheduler.wake` (the platform's sweep).
    */
-  async sweep(): Promise<number> {
-    await this.deps.reviews.process().catch(() => {});
-    return this.deps.scheduler.wake();
+  expire(): Promise<ProcessReport> {
+    return this.deps.reviews.process();
   }
 
   /** Queues a request the input gate flagged, and records the stop in the audit beside tool calls. */
