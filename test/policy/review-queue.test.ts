@@ -158,5 +158,11 @@ describe('review queue', () => {
     const report = await service.process();
     expect(report.executed.map((e) => e.id)).not.toContain(id);
     expect(await service.get(id)).toMatchObject({ kind: 'input', status: 'approved' });
+    // Nor does the call service run it when asked directly.
+    expect(await service.approve(id, 'rita')).toMatchObject({
+      decided: false,
+      refused: { ruleId: 'review.not-a-call' },
+    });
+    expect(await service.get(id)).toMatchObject({ status: 'approved' });
   });
 });
