@@ -44,7 +44,7 @@ export interface PlatformOptions {
   readonly onAudit?: (rec: AuditRecord) => void;
   /** The context bus (default: `openContextBus` — NATS when `TWINLINE_NATS_URL`, else in-process). */
   readonly contextBus?: ContextBus;
-  /** Per-tool circuit breaker settings (default: the seed's 30% of 20 calls, 10 s before half-open). */
+  /** Per-tool circuit breaker settings (default: open at 30% failures of 20 calls, half-open after 10 s). */
   readonly breakers?: BreakerOptions;
   /** Wraps every registry tool before the lines see it (benchmarks: an injected backend delay). */
   readonly wrapTool?: (tool: ToolSpec) => ToolSpec;

@@ -76,7 +76,7 @@ export interface DeepRunResult {
 }
 
 /**
- * The deep line (seed 004 §2.2): planner → plan → executor step by step, every step persisted
+ * The deep line (docs/lines.md, "Deep line"): planner → plan → executor step by step, every step persisted
  * before and after it runs, raw outputs in the store and only structured summaries in the model's
  * context. A task survives a crash: a restarted process (or another one) takes the lease and
  * continues from the last completed step; a side-effecting step records its idempotency key before
@@ -299,7 +299,7 @@ export class DeepLine {
       return { ended: await this.#end(tasks, task, state, 'failed', why) };
     }
     // The declaration is fixed now, before any tool output is read, and only with what the
-    // user's own words ask for: a model cannot grant itself a capability (seed 004 §3.4).
+    // user's own words ask for: a model cannot grant itself a capability (docs/architecture.md, "Capabilities from the user's words").
     plan = { ...plan, capabilities: grantedCapabilities(plan.capabilities, task.request, this.deps.tools) };
     state = { ...state, plan };
     // Steps are written before any runs, so the console shows the whole plan from the start.
@@ -325,7 +325,7 @@ export class DeepLine {
 
   /**
    * The executor reports a failed step back to the planner, which may replace the remaining steps
-   * (seed 004 §2.2). The declared capabilities stay as fixed at planning time: a revision cannot
+   * (docs/lines.md, "Deep line"). The declared capabilities stay as fixed at planning time: a revision cannot
    * add a high-risk tool. An answer that is not a revision keeps the plan as it is.
    */
   async #revise(
