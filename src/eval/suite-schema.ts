@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REQUEST_OUTCOMES } from '../lines/index.js';
 
 /** The five kinds of scenario a suite measures; metrics are reported per kind. */
 export const SCENARIO_KINDS = ['normal', 'escalation', 'injection', 'low_quality', 'routing'] as const;
@@ -13,15 +14,8 @@ export const PINNED_ROUTES = ['deep', 'quick'] as const;
  * the request is meant to be stopped (or routed away) before any model runs.
  */
 export const SCENARIO_TARGETS = ['gateway', 'input_gate', 'router'] as const;
-export const OUTCOMES = [
-  'completed',
-  'denied',
-  'review',
-  'degraded',
-  'rate_limited',
-  'queued',
-  'failed',
-] as const;
+/** The outcomes a scenario may expect: every outcome a request can have. */
+export const OUTCOMES = REQUEST_OUTCOMES;
 
 const toolCall = z.strictObject({
   id: z.string().optional(),

@@ -1,4 +1,4 @@
-import type { ReviewItem, ReviewRequest } from '../store/index.js';
+import type { ReviewRequest, ToolCallReview } from '../store/index.js';
 
 /** A call held for a human reviewer, as the gateway hands it to the review queue (the store's shape). */
 export type QueuedReview = ReviewRequest & { readonly tenant: string };
@@ -10,7 +10,7 @@ export interface ReviewQueue {
 
 /** An approved review as the gateway needs it to run the call. */
 export type ApprovedReview = Pick<
-  ReviewItem,
+  ToolCallReview,
   'id' | 'tenant' | 'user' | 'sessionId' | 'agent' | 'domain' | 'tool' | 'args' | 'identity' | 'taskId'
 >;
 

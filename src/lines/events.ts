@@ -4,14 +4,16 @@ import type { AgentEvent } from '../agent/index.js';
 export type RouteTarget = 'deep' | 'quick' | 'readonly_fallback';
 
 /** How a request ended, in the words the API, the CLI and the evaluation suites use. */
-export type RequestOutcome =
-  | 'completed'
-  | 'denied'
-  | 'review'
-  | 'degraded'
-  | 'rate_limited'
-  | 'queued'
-  | 'failed';
+export const REQUEST_OUTCOMES = [
+  'completed',
+  'denied',
+  'review',
+  'degraded',
+  'rate_limited',
+  'queued',
+  'failed',
+] as const;
+export type RequestOutcome = (typeof REQUEST_OUTCOMES)[number];
 
 /**
  * Events of one request across lines: routing, the deep line's plan and steps, the quick line's

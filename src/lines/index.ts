@@ -28,6 +28,7 @@ export {
   selectRelevantSummaries,
 } from './deep/relevant-summaries.js';
 export { renderSummary, type StepSummary, summariseStep } from './deep/step-summary.js';
+export { readTaskState, storedTaskState, TASK_STATE, type TaskState } from './deep/task-state.js';
 export {
   type DispatcherDeps,
   type InputVerdict,
@@ -43,7 +44,13 @@ export {
   LINE_EVENT_EGRESS,
   LineEventEgress,
 } from './event-egress.js';
-export type { LineEvent, LineEventSink, RequestOutcome, RouteTarget } from './events.js';
+export {
+  type LineEvent,
+  type LineEventSink,
+  REQUEST_OUTCOMES,
+  type RequestOutcome,
+  type RouteTarget,
+} from './events.js';
 export {
   assertDisjointAllowlists,
   resolveLineAllowlist,

@@ -1,7 +1,7 @@
 import { decide, type Identity, type StageDecision } from '../core/index.js';
 import type { ApprovedReview, GatewayResult, ReviewReplay } from '../gateway/index.js';
 import type { ReviewerSet } from '../policy/index.js';
-import type { ReviewItem, ReviewRepository, ReviewStatus } from '../store/index.js';
+import type { ReviewItem, ReviewRepository, ReviewStatus, ToolCallReview } from '../store/index.js';
 
 /** The one gateway operation the review service needs (a `review-replay` gateway). */
 export interface ApprovedReviewRunner {
@@ -99,7 +99,7 @@ export class ReviewService {
     };
   }
 
-  #run(item: ReviewItem, approval: StageDecision): Promise<GatewayResult> {
+  #run(item: ToolCallReview, approval: StageDecision): Promise<GatewayResult> {
     const identity = this.#resolveIdentity?.(item.tenant, item.user);
     return this.#gateway!.executeApprovedReview(toApproved(item), { identity, approval });
   }
@@ -116,6 +116,16 @@ export class ReviewService {
   async approve(id: string, by: string, note?: string): Promise<DecisionOutcome> {
     const pending = await this.#reviews.get(id);
     if (!pending) return { id, decided: false, status: 'missing' };
+    if (pending.kind !== 'tool_call')
+      return {
+        id,
+        decided: false,
+        status: pending.status,
+        refused: {
+          ruleId: 'review.not-a-call',
+          reason: 'a flagged request is cleared through the platform (approveReview), as its author',
+        },
+      };
     const eyes = pending.status === 'pending' ? this.#fourEyes(pending, by) : undefined;
     if (eyes && eyes !== 'self') return { id, decided: false, status: pending.status, refused: eyes };
     const { changed } = await this.#reviews.decide(
@@ -124,7 +134,7 @@ export class ReviewService {
       this.#now(),
     );
     const item = await this.#reviews.get(id);
-    if (!item) return { id, decided: false, status: 'missing' };
+    if (item?.kind !== 'tool_call') return { id, decided: false, status: 'missing' };
     // An approved-but-unclaimed review (e.g. the approver crashed before running it) is run by
     // the next approval or sweep; the store's claim keeps it to one execution.
     if (item.status === 'approved' && this.#gateway) {
@@ -159,6 +169,8 @@ export class ReviewService {
     const autoDecided: { id: string; decision: 'approve' | 'deny'; ruleId: string }[] = [];
     if (this.#reviewers) {
       for (const item of await this.#reviews.list({ status: 'pending', limit })) {
+        // Rules decide calls; a flagged request is for people (the platform's review workflow).
+        if (item.kind !== 'tool_call') continue;
         const v = this.#reviewers.decide({ tool: item.tool, args: item.args, identity: item.identity });
         if (!v) continue;
         const { changed } = await this.#reviews.decide(
@@ -176,6 +188,8 @@ export class ReviewService {
     const executed: { id: string; status: string }[] = [];
     if (this.#gateway) {
       for (const item of await this.#reviews.list({ status: 'approved', limit })) {
+        // An approved input review is run by the workflow that approved it, as its author.
+        if (item.kind !== 'tool_call') continue;
         const r = await this.#run(item, approvalDecision(item, undefined));
         executed.push({ id: item.id, status: r.status });
       }
@@ -203,7 +217,7 @@ function approvalDecision(
     : decide('allow', 'review', 'review.approved', `approved by ${by}`, { details: { by } });
 }
 
-function toApproved(item: ReviewItem): ApprovedReview {
+function toApproved(item: ToolCallReview): ApprovedReview {
   return {
     id: item.id,
     tenant: item.tenant,

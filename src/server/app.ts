@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Identity, TracerPort } from '../core/index.js';
 import { TwinlineError } from '../core/index.js';
 import { gatedReview, gatedSteps, gatedTask } from '../gates/index.js';
-import type { GatedLineEvent } from '../lines/index.js';
+import { type GatedLineEvent, readTaskState } from '../lines/index.js';
 import type { Platform } from '../platform/index.js';
 import { isStoreUnavailable } from '../store/index.js';
 import type { TwinlineLogger } from '../telemetry/index.js';
@@ -345,18 +345,15 @@ export function buildServer(options: ServerOptions): FastifyInstance {
       const task = await tasks.getTask(taskId);
       if (!task || (!seesTenant(id) && task.user !== id.user)) throw new NotFoundError(`task ${taskId}`);
       const steps = await tasks.getSteps(taskId);
-      const state = (task.plan ?? {}) as {
-        final?: string;
-        plan?: { goal?: string; capabilities?: string[] };
-      };
+      const state = readTaskState(task);
       const gate = gateFor(req, task.id);
       return {
         task: gatedTask(gate, taskView(task)),
         steps: gatedSteps(gate, steps),
-        ...(state.plan
+        ...(state?.plan
           ? { plan: { goal: gate.value(state.plan.goal), capabilities: state.plan.capabilities } }
           : {}),
-        ...(state.final !== undefined ? { result: gate.text(state.final) } : {}),
+        ...(state?.final !== undefined ? { result: gate.text(state.final) } : {}),
       };
     });
 

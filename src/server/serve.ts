@@ -174,13 +174,8 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   // Tasks a stopped process left behind, and reviews that expired or a rule can decide.
   const resumed = await platform.resumeTasks();
   const sweepMs = Number(env.TWINLINE_SWEEP_MS || 5_000);
-  // In this order: a review a rule decides (or that expires) in this sweep wakes its task in it.
   const sweep = setInterval(() => {
-    void platform.reviews
-      .process()
-      .catch(() => {})
-      .then(() => platform.resumeTasks())
-      .catch(() => {});
+    void platform.sweep().catch(() => {});
   }, sweepMs);
   sweep.unref();
 

@@ -1,8 +1,10 @@
 import { CompiledQuery } from 'kysely';
-import type { StageDecision } from '../core/index.js';
+import { z } from 'zod';
 import type { AuditRecord, CallStatus } from './audit-record.js';
 import type { AuditRecordsTable, StoreDb } from './database.js';
 import { decisionLogJson, readDecisionLog } from './decision-log.js';
+import { storedDecisionSchema } from './review-record.js';
+import { checkStored, parseStoredJson } from './stored-state.js';
 import { restrictToTenant, type TenantScope } from './tenant-scope.js';
 
 /** Filter of an audit query. Times are ISO-8601; `since` inclusive, `until` exclusive. */
@@ -212,7 +214,8 @@ function toRow(r: AuditRecord): AuditRecordsTable {
 
 function fromRow(row: AuditRecordsTable): AuditRecord {
   const status = row.status as CallStatus;
-  const decisionPath = JSON.parse(row.decision_path) as StageDecision[];
+  const at = { kind: 'audit record', row: row.id, field: 'audit_records.decision_path' };
+  const decisionPath = checkStored(z.array(storedDecisionSchema), parseStoredJson(row.decision_path, at), at);
   return {
     id: row.id,
     time: row.time,

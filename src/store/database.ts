@@ -70,8 +70,10 @@ export interface ReviewsTable {
   decision_note: string | null;
   result_summary: string | null;
   completed_at: string | null;
-  /** The deep task the call belongs to (rows written before migration 004: null). */
+  /** The deep task the call belongs to (rows written before migration 006: null). */
   task_id: string | null;
+  /** `tool_call` or `input` (src/store/review-record.ts); rows written before migration 007: null. */
+  kind: string | null;
 }
 
 export interface TicketsTable {

@@ -23,12 +23,23 @@ export { StoreError, TenantScopeError } from './errors.js';
 export { MIGRATION_TABLE, migrateToLatest } from './migrate.js';
 export { MIGRATIONS, type StoreDialect, type StoreMigration } from './migrations/index.js';
 export {
+  INPUT_REVIEW_NAME,
+  type InputReview,
+  REVIEW_KINDS,
   REVIEW_STATUSES,
-  type ReviewDecision,
   type ReviewItem,
-  type ReviewRepository,
-  type ReviewRequest,
+  type ReviewKind,
   type ReviewStatus,
+  reviewFromRow,
+  storedDecisionSchema,
+  storedIdentitySchema,
+  type ToolCallReview,
+} from './review-record.js';
+export type {
+  InputReviewRequest,
+  ReviewDecision,
+  ReviewRepository,
+  ReviewRequest,
 } from './review-repository.js';
 export { openStore, type Store, type StoreAudit, type TenantRepositories } from './store.js';
 export {
@@ -38,6 +49,15 @@ export {
   resolveStoreTarget,
   type StoreTarget,
 } from './store-target.js';
+export {
+  checkStored,
+  parseStoredJson,
+  type StoredAt,
+  type StoredKind,
+  StoredStateError,
+  type StoredVersion,
+  storedKind,
+} from './stored-state.js';
 export {
   type NewTask,
   STEP_STATUSES,

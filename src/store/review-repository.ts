@@ -1,19 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Identity, StageDecision } from '../core/index.js';
-import type { ReviewsTable, StoreDb } from './database.js';
+import type { StoreDb } from './database.js';
+import { INPUT_REVIEW_NAME, type ReviewItem, type ReviewStatus, reviewFromRow } from './review-record.js';
 import { restrictToTenant, type TenantScope, tenantForWrite } from './tenant-scope.js';
-
-/** Lifecycle of a queued call: pending → approved|denied|expired; approved → executing → executed|failed. */
-export const REVIEW_STATUSES = [
-  'pending',
-  'approved',
-  'denied',
-  'executing',
-  'executed',
-  'failed',
-  'expired',
-] as const;
-export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
 /** A call the gateway parked for a human decision. */
 export interface ReviewRequest {
@@ -35,28 +24,19 @@ export interface ReviewRequest {
   readonly taskId?: string;
 }
 
-export interface ReviewItem {
-  readonly id: string;
-  readonly tenant: string;
+/** A request the input gate flagged, to be queued for a reviewer. */
+export interface InputReviewRequest {
+  readonly kind: 'input';
+  /** Required in the admin view; must match (or may be omitted) in a tenant-bound repository. */
+  readonly tenant?: string;
   readonly user: string;
   readonly sessionId: string;
-  readonly agent: string;
-  readonly domain: string;
-  readonly tool: string;
-  readonly args: unknown;
   readonly identity: Identity;
+  /** The flagged request's text. */
+  readonly query: string;
   readonly reason: string;
-  readonly decisionPath: StageDecision[];
-  readonly status: ReviewStatus;
-  readonly createdAt: string;
-  readonly updatedAt: string;
+  /** ISO-8601. */
   readonly expiresAt: string;
-  readonly decidedBy?: string;
-  readonly decidedAt?: string;
-  readonly decisionNote?: string;
-  readonly resultSummary?: string;
-  readonly completedAt?: string;
-  readonly taskId?: string;
 }
 
 export interface ReviewDecision {
@@ -67,7 +47,8 @@ export interface ReviewDecision {
 
 /** The review queue within a tenant scope. Every transition is one conditional UPDATE. */
 export interface ReviewRepository {
-  enqueue(item: ReviewRequest): Promise<{ id: string }>;
+  /** Queues a parked tool call, or (`kind: 'input'`) a flagged request. */
+  enqueue(item: ReviewRequest | InputReviewRequest): Promise<{ id: string }>;
   get(id: string): Promise<ReviewItem | undefined>;
   /** Newest first; default limit 100. `tenant` filters only in the admin view. */
   /** Newest first; `user` keeps only that user's own items (before the limit applies). */
@@ -103,6 +84,8 @@ export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewR
       const tenant = tenantForWrite(scope, item.tenant, 'reviews.enqueue');
       const id = randomUUID();
       const now = new Date().toISOString();
+      const input = 'kind' in item && item.kind === 'input';
+      const call = input ? undefined : (item as ReviewRequest);
       await db
         .insertInto('reviews')
         .values({
@@ -110,13 +93,14 @@ export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewR
           tenant,
           user_id: item.user,
           session_id: item.sessionId,
-          agent: item.agent,
-          domain: item.domain,
-          tool: item.tool,
-          args: JSON.stringify(item.args ?? null),
+          agent: call ? call.agent : 'input_gate',
+          domain: call ? call.domain : 'input',
+          tool: call ? call.tool : INPUT_REVIEW_NAME,
+          kind: call ? 'tool_call' : 'input',
+          args: JSON.stringify(call ? (call.args ?? null) : { query: (item as InputReviewRequest).query }),
           identity: JSON.stringify(item.identity),
           reason: item.reason,
-          decision_path: JSON.stringify(item.decisionPath),
+          decision_path: JSON.stringify(call ? call.decisionPath : []),
           status: 'pending',
           created_at: now,
           updated_at: now,
@@ -126,7 +110,7 @@ export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewR
           decision_note: null,
           result_summary: null,
           completed_at: null,
-          task_id: item.taskId ?? null,
+          task_id: call?.taskId ?? null,
         })
         .execute();
       return { id };
@@ -136,7 +120,7 @@ export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewR
       const row = await restrictToTenant(db.selectFrom('reviews').selectAll(), scope, 'reviews.get')
         .where('id', '=', id)
         .executeTakeFirst();
-      return row ? fromRow(row) : undefined;
+      return row ? reviewFromRow(row) : undefined;
     },
 
     async list(filter = {}) {
@@ -145,7 +129,7 @@ export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewR
       if (filter.user !== undefined) q = q.where('user_id', '=', filter.user);
       const limit = Math.min(10_000, Math.max(1, Math.floor(filter.limit ?? 100)));
       const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-      return rows.map(fromRow);
+      return rows.map(reviewFromRow);
     },
 
     async decide(id, decision, now = new Date()) {
@@ -212,31 +196,5 @@ export function createReviewRepository(db: StoreDb, scope: TenantScope): ReviewR
         .executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
-  };
-}
-
-function fromRow(row: ReviewsTable): ReviewItem {
-  return {
-    id: row.id,
-    tenant: row.tenant,
-    user: row.user_id,
-    sessionId: row.session_id,
-    agent: row.agent,
-    domain: row.domain,
-    tool: row.tool,
-    args: JSON.parse(row.args) as unknown,
-    identity: JSON.parse(row.identity) as Identity,
-    reason: row.reason,
-    decisionPath: JSON.parse(row.decision_path) as StageDecision[],
-    status: row.status as ReviewStatus,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    expiresAt: row.expires_at,
-    ...(row.decided_by !== null ? { decidedBy: row.decided_by } : {}),
-    ...(row.decided_at !== null ? { decidedAt: row.decided_at } : {}),
-    ...(row.decision_note !== null ? { decisionNote: row.decision_note } : {}),
-    ...(row.result_summary !== null ? { resultSummary: row.result_summary } : {}),
-    ...(row.completed_at !== null ? { completedAt: row.completed_at } : {}),
-    ...(row.task_id != null ? { taskId: row.task_id } : {}),
   };
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { StoreDb, TaskStepsTable, TasksTable } from './database.js';
 import { StoreError } from './errors.js';
+import { checkStored, parseStoredJson } from './stored-state.js';
 import { restrictToTenant, type TenantScope, tenantForWrite } from './tenant-scope.js';
 
 /** Status of one planned step. */
@@ -288,7 +290,11 @@ function taskFromRow(row: TasksTable): TaskRecord {
     line: row.line,
     status: row.status,
     request: row.request,
-    plan: row.plan === null ? undefined : (JSON.parse(row.plan) as unknown),
+    // The deep line reads it (src/lines/deep/task-state.ts); here it need only be JSON.
+    plan:
+      row.plan === null
+        ? undefined
+        : parseStoredJson(row.plan, { kind: 'task', row: row.id, field: 'tasks.plan' }),
     currentStep: Number(row.current_step),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -301,10 +307,22 @@ function stepFromRow(row: TaskStepsTable): StepRecord {
   return {
     taskId: row.task_id,
     stepNo: Number(row.step_no),
-    status: row.status as StepStatus,
+    status: checkStored(z.enum(STEP_STATUSES), row.status, {
+      kind: 'task step',
+      row: `${row.task_id}#${row.step_no}`,
+      field: 'task_steps.status',
+    }),
     goal: row.goal,
     ...(row.tool !== null ? { tool: row.tool } : {}),
-    ...(row.params !== null ? { params: JSON.parse(row.params) as unknown } : {}),
+    ...(row.params !== null
+      ? {
+          params: parseStoredJson(row.params, {
+            kind: 'task step',
+            row: `${row.task_id}#${row.step_no}`,
+            field: 'task_steps.params',
+          }),
+        }
+      : {}),
     paramsValidated: Number(row.params_validated) === 1,
     ...(row.idempotency_key !== null ? { idempotencyKey: row.idempotency_key } : {}),
     ...(row.output_summary !== null ? { outputSummary: row.output_summary } : {}),

@@ -59,6 +59,16 @@ describe('the sweep over parked deep tasks', () => {
     expect(await p.resumeTasks()).toBe(0);
   });
 
+  it('the platform sweep does it in one call: the rule decides, the call runs, the task completes', async () => {
+    const { p, tasks, until, submit } = await setup();
+    const taskId = await submit('frank');
+    expect(await until(taskId, 'awaiting_review')).toBe('awaiting_review');
+    expect(await p.sweep()).toBe(1);
+    expect(await until(taskId, 'completed')).toBe('completed');
+    expect((await tasks.getSteps(taskId)).map((s) => s.status)).toEqual(['done']);
+    expect(await p.sweep()).toBe(0);
+  });
+
   it('a review that expires unanswered lets its task finish without the step', async () => {
     let clock = Date.now();
     const { p, tasks, until, submit } = await setup(() => new Date(clock));

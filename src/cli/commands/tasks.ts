@@ -59,6 +59,7 @@ type Store = import('../../store/index.js').Store;
 type TaskRecord = import('../../store/index.js').TaskRecord;
 type StepRecord = import('../../store/index.js').StepRecord;
 type EgressGate = import('../../gates/index.js').EgressGate;
+type ReadTaskState = typeof import('../../lines/index.js').readTaskState;
 
 const FINAL = new Set(['completed', 'failed', 'cancelled', 'denied']);
 
@@ -68,10 +69,11 @@ async function openTaskStore(
   dataDir: string | undefined,
   viewer: string | undefined,
   viewerTenant: string | undefined,
-): Promise<{ store: Store; gateFor: (task: TaskRecord) => EgressGate }> {
-  const [{ loadCommandConfig, openCommandStore }, { CliEgress }] = await Promise.all([
+): Promise<{ store: Store; gateFor: (task: TaskRecord) => EgressGate; readState: ReadTaskState }> {
+  const [{ loadCommandConfig, openCommandStore }, { CliEgress }, { readTaskState }] = await Promise.all([
     import('./cli-config.js'),
     import('./cli-egress.js'),
+    import('../../lines/index.js'),
   ]);
   const config = loadCommandConfig({
     ...(configFile ? { config: configFile } : {}),
@@ -82,7 +84,7 @@ async function openTaskStore(
   const named = viewer ? egress.namedViewer(viewer, viewerTenant, '--viewer') : undefined;
   const gateFor = (task: TaskRecord) => egress.gate(named ?? egress.viewer(task.tenant, task.user), task.id);
   const store = await openCommandStore(config);
-  return { store, gateFor };
+  return { store, gateFor, readState: readTaskState };
 }
 
 async function listTasks(opts: TasksOptions): Promise<void> {
@@ -97,7 +99,12 @@ async function listTasks(opts: TasksOptions): Promise<void> {
       },
     );
   }
-  const { store, gateFor } = await openTaskStore(opts.config, opts.dataDir, opts.viewer, opts.tenant);
+  const { store, gateFor, readState } = await openTaskStore(
+    opts.config,
+    opts.dataDir,
+    opts.viewer,
+    opts.tenant,
+  );
   try {
     const tasks = await store.admin.tasks.listTasks({
       ...(opts.tenant ? { tenant: opts.tenant } : {}),
@@ -107,7 +114,7 @@ async function listTasks(opts: TasksOptions): Promise<void> {
     if (opts.json) {
       process.stdout.write(
         `${JSON.stringify(
-          tasks.map((t) => taskView(t, gateFor(t))),
+          tasks.map((t) => taskView(t, gateFor(t), readState)),
           null,
           2,
         )}\n`,
@@ -118,14 +125,19 @@ async function listTasks(opts: TasksOptions): Promise<void> {
       process.stdout.write('no tasks\n');
       return;
     }
-    process.stdout.write(`${tasks.map((t) => formatTask(t, gateFor(t))).join('\n')}\n`);
+    process.stdout.write(`${tasks.map((t) => formatTask(t, gateFor(t), readState)).join('\n')}\n`);
   } finally {
     await store.close();
   }
 }
 
 async function showTask(id: string, opts: TaskShowOptions): Promise<void> {
-  const { store, gateFor } = await openTaskStore(opts.config, opts.dataDir, opts.viewer, undefined);
+  const { store, gateFor, readState } = await openTaskStore(
+    opts.config,
+    opts.dataDir,
+    opts.viewer,
+    undefined,
+  );
   try {
     const interval = Math.max(100, Number(opts.interval) || 1000);
     for (;;) {
@@ -137,7 +149,7 @@ async function showTask(id: string, opts: TaskShowOptions): Promise<void> {
       const gate = gateFor(task);
       const { gatedSteps } = await import('../../gates/index.js');
       const steps = gatedSteps(gate, await store.admin.tasks.getSteps(id));
-      const view = taskView(task, gate);
+      const view = taskView(task, gate, readState);
       if (opts.json) process.stdout.write(`${JSON.stringify({ ...view, steps }, null, 2)}\n`);
       else process.stdout.write(`${formatDetail(task, view, steps)}\n`);
       if (!opts.watch || FINAL.has(task.status)) return;
@@ -153,8 +165,8 @@ async function showTask(id: string, opts: TaskShowOptions): Promise<void> {
  * A task without its internal planner state: the plan's goal and steps count, and the answer —
  * its texts through the egress gate.
  */
-function taskView(t: TaskRecord, gate: EgressGate) {
-  const state = (t.plan ?? {}) as { plan?: { goal?: string; steps?: unknown[] }; final?: string };
+function taskView(t: TaskRecord, gate: EgressGate, readState: ReadTaskState) {
+  const state = readState(t);
   return {
     id: t.id,
     tenant: t.tenant,
@@ -162,10 +174,10 @@ function taskView(t: TaskRecord, gate: EgressGate) {
     line: t.line,
     status: t.status,
     request: gate.value(t.request),
-    goal: state.plan?.goal !== undefined ? gate.value(state.plan.goal) : null,
-    steps: state.plan?.steps?.length ?? 0,
+    goal: state?.plan ? gate.value(state.plan.goal) : null,
+    steps: state?.plan?.steps.length ?? 0,
     currentStep: t.currentStep,
-    answer: state.final !== undefined ? gate.text(state.final) : null,
+    answer: state?.final !== undefined ? gate.text(state.final) : null,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
     leaseOwner: t.leaseOwner ?? null,
@@ -173,8 +185,8 @@ function taskView(t: TaskRecord, gate: EgressGate) {
   };
 }
 
-function formatTask(t: TaskRecord, gate: EgressGate): string {
-  const v = taskView(t, gate);
+function formatTask(t: TaskRecord, gate: EgressGate, readState: ReadTaskState): string {
+  const v = taskView(t, gate, readState);
   return [
     t.id,
     t.status.padEnd(15),

@@ -4,14 +4,17 @@ import type { Identity } from '../../core/index.js';
 import type { CallContext, GatewayResult, ToolCall } from '../../gateway/index.js';
 import { declaredCapabilities, ShingleLedger } from '../../policy/index.js';
 import type { EndedReview } from '../../review/index.js';
-import type { StepRecord, TaskRecord, TaskRepository } from '../../store/index.js';
+import { StoredStateError, type TaskRecord, type TaskRepository } from '../../store/index.js';
 import type { ToolSpec } from '../../tools/index.js';
 import type { RecentSummaries } from '../context/recent-summaries.js';
 import type { LineEventSink, RequestOutcome } from '../events.js';
+import { LeaseRunner } from './lease-runner.js';
 import { type Plan, PlanFormatError, parsePlan, parseRevision } from './plan.js';
 import type { PlannerPort } from './planner.js';
 import { renderRelevantSummaries, type SummaryEntry } from './relevant-summaries.js';
-import { renderSummary, type StepSummary, summariseStep } from './step-summary.js';
+import { StepExecutor } from './step-executor.js';
+import { isFinished, reviewedStep, shouldRevise } from './step-machine.js';
+import { readTaskState, storedTaskState, type TaskState } from './task-state.js';
 
 /** What the deep line needs from the rest of the runtime. */
 export interface DeepLineDeps {
@@ -52,17 +55,14 @@ export interface DeepLineDeps {
   ) => Promise<{ text: string; ticketId?: string }>;
 }
 
-/** Task state kept beside the plan, so a restart knows where the conversation stood. */
-interface TaskState {
-  readonly plan?: Plan;
-  readonly sessionId: string;
-  /** Model turns the planner has consumed (lets a deterministic provider be replayed on resume). */
-  readonly plannerTurns: number;
-  readonly final?: string;
-  readonly outcome?: RequestOutcome;
-  readonly awaitingReview?: { readonly stepNo: number; readonly reviewId: string };
-  /** Revisions the planner made after failed steps. */
-  readonly revisions?: number;
+/** One run of a task: what its planning, steps and revisions share. */
+interface TaskRun {
+  readonly tasks: TaskRepository;
+  readonly task: TaskRecord;
+  readonly identity: Identity;
+  readonly planner: PlannerPort;
+  readonly emit: LineEventSink;
+  readonly signal?: AbortSignal | undefined;
 }
 
 export interface DeepRunResult {
@@ -75,29 +75,32 @@ export interface DeepRunResult {
   readonly ticketId?: string;
 }
 
-/** How often a task may be replanned after failures. */
-const MAX_REVISIONS = 2;
-
-const SIDE_EFFECT_FREE = (t: ToolSpec | undefined) => t?.annotations.readOnly === true;
-
 /**
- * The deep line (seed 004 §2.2): planner → plan → executor step by step, every step persisted
+ * The deep line (docs/lines.md, "Deep line"): planner → plan → executor step by step, every step persisted
  * before and after it runs, raw outputs in the store and only structured summaries in the model's
  * context. A task survives a crash: a restarted process (or another one) takes the lease and
  * continues from the last completed step; a side-effecting step records its idempotency key before
  * it runs, so it runs at most once.
  */
 export class DeepLine {
-  readonly #owner: string;
-  readonly #leaseMs: number;
-  /** Tasks a run of this process is driving now. */
-  readonly #active = new Set<string>();
+  readonly #leases: LeaseRunner;
+  readonly #steps: StepExecutor;
   /** Tasks accepted here whose run has not started yet (they wait in the line's queue). */
   readonly #accepted = new Set<string>();
 
   constructor(private readonly deps: DeepLineDeps) {
-    this.#owner = deps.owner ?? `deep-${process.pid}-${randomUUID().slice(0, 8)}`;
-    this.#leaseMs = deps.leaseMs ?? 30_000;
+    const now = () => this.#now();
+    this.#leases = new LeaseRunner(
+      deps.owner ?? `deep-${process.pid}-${randomUUID().slice(0, 8)}`,
+      deps.leaseMs ?? 30_000,
+      now,
+    );
+    this.#steps = new StepExecutor({
+      gateway: deps.gateway,
+      tools: deps.tools,
+      allowlist: deps.allowlist,
+      now,
+    });
   }
 
   /** Persists a new task (queued) and returns its id. */
@@ -109,7 +112,7 @@ export class DeepLine {
       line: 'deep',
       request,
       status: 'queued',
-      plan: state,
+      plan: storedTaskState(state),
     });
     this.#accepted.add(id);
     return id;
@@ -120,7 +123,7 @@ export class DeepLine {
    * driven. A sweep for orphaned tasks leaves such a task alone.
    */
   handles(taskId: string): boolean {
-    return this.#accepted.has(taskId) || this.#active.has(taskId);
+    return this.#accepted.has(taskId) || this.#leases.holds(taskId);
   }
 
   /**
@@ -145,7 +148,8 @@ export class DeepLine {
     return result;
   }
 
-  async #runHoldingLease(
+  /** Drives the task while holding its lease, until it ends or parks on a review still open. */
+  #runHoldingLease(
     tasks: TaskRepository,
     tenant: string,
     taskId: string,
@@ -153,38 +157,14 @@ export class DeepLine {
     signal?: AbortSignal,
     planner?: PlannerPort,
   ): Promise<DeepRunResult | undefined> {
-    // The lease is per process, so it cannot keep two runs inside this one apart (a request's own
-    // run and a sweep that finds the task still running); this set does.
-    if (this.#active.has(taskId)) return undefined;
-    this.#active.add(taskId);
-    let leased = false;
-    try {
-      leased = await tasks.claimLease(taskId, this.#owner, this.#leaseMs, this.#now());
-    } finally {
-      if (!leased) this.#active.delete(taskId);
-    }
-    if (!leased) return undefined;
-    const heartbeat = setInterval(
-      () => {
-        tasks.claimLease(taskId, this.#owner, this.#leaseMs, this.#now()).catch(() => {});
-      },
-      Math.max(50, Math.floor(this.#leaseMs / 3)),
-    );
-    heartbeat.unref();
-    try {
+    return this.#leases.run(tasks, taskId, async () => {
       for (;;) {
         const result = await this.#drive(tasks, taskId, emit, signal, planner);
         // The review may have been settled while the task was parking, by someone who then found
         // no parked task to wake. Holding the lease, this run picks the decision up itself.
         if (result.outcome !== 'review' || !(await this.settleParked(tenant, taskId))) return result;
       }
-    } finally {
-      clearInterval(heartbeat);
-      // Released before the task leaves `#active`: a run of this process that starts meanwhile
-      // stands aside instead of taking a lease (same owner) that is about to be cleared.
-      await tasks.releaseLease(taskId, this.#owner).catch(() => {});
-      this.#active.delete(taskId);
-    }
+    });
   }
 
   async #drive(
@@ -196,7 +176,7 @@ export class DeepLine {
   ): Promise<DeepRunResult> {
     const task = await tasks.getTask(taskId);
     if (!task) throw new Error(`task ${taskId} not found`);
-    let state = task.plan as TaskState;
+    let state = this.#stateOf(task);
     const identity = this.deps.resolveIdentity(task.tenant, task.user);
     if (!identity)
       return this.#end(tasks, task, state, 'denied', `User ${task.tenant}/${task.user} no longer exists.`);
@@ -206,58 +186,16 @@ export class DeepLine {
 
     const planner =
       chosen ?? (typeof this.deps.planner === 'function' ? this.deps.planner() : this.deps.planner);
+    const run: TaskRun = { tasks, task, identity, planner, emit, signal };
     if (!state.plan) {
-      await tasks.updateTask(taskId, { status: 'planning' });
-      let plan: Plan;
-      try {
-        const answer = await planner.plan(task.request, this.#declarations(), state.plannerTurns, signal);
-        state = { ...state, plannerTurns: state.plannerTurns + 1 };
-        plan = parsePlan(answer);
-      } catch (err) {
-        if (err instanceof ProviderError && this.deps.degrade) {
-          const answer = await this.deps.degrade(identity, task.request, {
-            sessionId: state.sessionId,
-            reason: modelFailureSentence(err.failure),
-            detail: `${err.message}${err.detail ? `: ${err.detail}` : ''}`,
-          });
-          const ended = await this.#end(tasks, task, state, 'degraded', answer.text);
-          return { ...ended, ...(answer.ticketId ? { ticketId: answer.ticketId } : {}) };
-        }
-        const why =
-          err instanceof PlanFormatError
-            ? `The planner's plan was unusable: ${err.message}`
-            : err instanceof ProviderError
-              ? `The task could not be planned: ${modelFailureSentence(err.failure)}.`
-              : (err as Error).message;
-        return this.#end(tasks, task, state, 'failed', why);
-      }
-      // The declaration is fixed now, before any tool output is read, and only with what the
-      // user's own words ask for: a model cannot grant itself a capability (seed 004 §3.4).
-      plan = { ...plan, capabilities: grantedCapabilities(plan.capabilities, task.request, this.deps.tools) };
-      state = { ...state, plan };
-      // Steps are written before any runs, so the console shows the whole plan from the start.
-      for (const [i, step] of plan.steps.entries()) {
-        await tasks.upsertStep({
-          taskId,
-          stepNo: i + 1,
-          status: 'pending',
-          goal: step.goal,
-          tool: step.tool,
-          params: step.args,
-        });
-      }
-      await tasks.updateTask(taskId, { status: 'running', plan: state, currentStep: 0 });
-      emit({
-        type: 'plan',
-        taskId,
-        capabilities: plan.capabilities,
-        steps: plan.steps.map((s, i) => ({ stepNo: i + 1, goal: s.goal, tool: s.tool })),
-      });
+      const planned = await this.#plan(run, state);
+      if (planned.ended) return planned.ended;
+      state = planned.state;
     } else {
       await tasks.updateTask(taskId, { status: 'running' });
     }
 
-    let plan = state.plan as Plan;
+    let plan = state.plan!;
     const steps = await tasks.getSteps(taskId);
     const ledger = new ShingleLedger();
     ledger.addTrusted(task.request);
@@ -284,22 +222,10 @@ export class DeepLine {
       }
       const stepNo = i + 1;
       const record = steps.find((s) => s.stepNo === stepNo);
-      if (record && (record.status === 'done' || record.status === 'failed' || record.status === 'skipped'))
-        continue;
+      if (isFinished(record)) continue;
       const step = plan.steps[i]!;
-      const line = await this.#runStep(
-        tasks,
-        task,
-        identity,
-        state,
-        plan,
-        stepNo,
-        record,
-        emit,
-        ledger,
-        signal,
-      );
-      if (line === 'awaiting_review') {
+      const outcome = await this.#steps.run({ ...run, state, plan, ledger }, stepNo, record);
+      if (outcome.status === 'review') {
         return {
           taskId,
           outcome: 'review',
@@ -307,20 +233,16 @@ export class DeepLine {
           ...(await this.#ledger(tasks, taskId)),
         };
       }
-      summaries.push({ stepNo, tool: step.tool, goal: step.goal, status: statusOf(line), line });
+      summaries.push({
+        stepNo,
+        tool: step.tool,
+        goal: step.goal,
+        status: outcome.status,
+        line: outcome.summary,
+      });
       await tasks.updateTask(taskId, { currentStep: stepNo });
-      if (statusOf(line) === 'failed' && planner.revise && (state.revisions ?? 0) < MAX_REVISIONS) {
-        ({ plan, state } = await this.#revise(
-          tasks,
-          task,
-          planner,
-          plan,
-          state,
-          stepNo,
-          summaries,
-          emit,
-          signal,
-        ));
+      if (shouldRevise(outcome, state.revisions, planner.revise !== undefined)) {
+        ({ plan, state } = await this.#revise(run, plan, state, stepNo, summaries));
       }
     }
 
@@ -344,21 +266,76 @@ export class DeepLine {
   }
 
   /**
+   * Plans the task: the planner's plan, its capabilities cut to what the request asks for, every
+   * step written pending. The state with the plan, or the task's end when no plan could be had.
+   */
+  async #plan(
+    run: TaskRun,
+    state: TaskState,
+  ): Promise<{ state: TaskState; ended?: undefined } | { ended: DeepRunResult }> {
+    const { tasks, task, identity, planner, emit, signal } = run;
+    await tasks.updateTask(task.id, { status: 'planning' });
+    let plan: Plan;
+    try {
+      const answer = await planner.plan(task.request, this.#declarations(), state.plannerTurns, signal);
+      state = { ...state, plannerTurns: state.plannerTurns + 1 };
+      plan = parsePlan(answer);
+    } catch (err) {
+      if (err instanceof ProviderError && this.deps.degrade) {
+        const answer = await this.deps.degrade(identity, task.request, {
+          sessionId: state.sessionId,
+          reason: modelFailureSentence(err.failure),
+          detail: `${err.message}${err.detail ? `: ${err.detail}` : ''}`,
+        });
+        const ended = await this.#end(tasks, task, state, 'degraded', answer.text);
+        return { ended: { ...ended, ...(answer.ticketId ? { ticketId: answer.ticketId } : {}) } };
+      }
+      const why =
+        err instanceof PlanFormatError
+          ? `The planner's plan was unusable: ${err.message}`
+          : err instanceof ProviderError
+            ? `The task could not be planned: ${modelFailureSentence(err.failure)}.`
+            : (err as Error).message;
+      return { ended: await this.#end(tasks, task, state, 'failed', why) };
+    }
+    // The declaration is fixed now, before any tool output is read, and only with what the
+    // user's own words ask for: a model cannot grant itself a capability (docs/architecture.md, "Capabilities from the user's words").
+    plan = { ...plan, capabilities: grantedCapabilities(plan.capabilities, task.request, this.deps.tools) };
+    state = { ...state, plan };
+    // Steps are written before any runs, so the console shows the whole plan from the start.
+    for (const [i, step] of plan.steps.entries()) {
+      await tasks.upsertStep({
+        taskId: task.id,
+        stepNo: i + 1,
+        status: 'pending',
+        goal: step.goal,
+        tool: step.tool,
+        params: step.args,
+      });
+    }
+    await tasks.updateTask(task.id, { status: 'running', plan: storedTaskState(state), currentStep: 0 });
+    emit({
+      type: 'plan',
+      taskId: task.id,
+      capabilities: plan.capabilities,
+      steps: plan.steps.map((s, i) => ({ stepNo: i + 1, goal: s.goal, tool: s.tool })),
+    });
+    return { state };
+  }
+
+  /**
    * The executor reports a failed step back to the planner, which may replace the remaining steps
-   * (seed 004 §2.2). The declared capabilities stay as fixed at planning time: a revision cannot
+   * (docs/lines.md, "Deep line"). The declared capabilities stay as fixed at planning time: a revision cannot
    * add a high-risk tool. An answer that is not a revision keeps the plan as it is.
    */
   async #revise(
-    tasks: TaskRepository,
-    task: TaskRecord,
-    planner: PlannerPort,
+    run: TaskRun,
     plan: Plan,
     state: TaskState,
     stepNo: number,
     summaries: readonly SummaryEntry[],
-    emit: LineEventSink,
-    signal?: AbortSignal,
   ): Promise<{ plan: Plan; state: TaskState }> {
+    const { tasks, task, planner, emit, signal } = run;
     const relevant = renderRelevantSummaries(`${task.request} ${plan.goal}`, summaries, this.deps.summaryCap);
     let answer: string | undefined;
     try {
@@ -369,7 +346,7 @@ export class DeepLine {
     state = { ...state, plannerTurns: state.plannerTurns + 1, revisions: (state.revisions ?? 0) + 1 };
     const steps = parseRevision(answer);
     if (!steps) {
-      await tasks.updateTask(task.id, { plan: state });
+      await tasks.updateTask(task.id, { plan: storedTaskState(state) });
       return { plan, state };
     }
     const previous = plan.steps.length;
@@ -396,7 +373,7 @@ export class DeepLine {
             },
       );
     }
-    await tasks.updateTask(task.id, { plan: state });
+    await tasks.updateTask(task.id, { plan: storedTaskState(state) });
     emit({
       type: 'plan',
       taskId: task.id,
@@ -406,119 +383,9 @@ export class DeepLine {
     return { plan, state };
   }
 
-  async #runStep(
-    tasks: TaskRepository,
-    task: TaskRecord,
-    identity: Identity,
-    state: TaskState,
-    plan: Plan,
-    stepNo: number,
-    record: StepRecord | undefined,
-    emit: LineEventSink,
-    ledger: ShingleLedger,
-    signal?: AbortSignal,
-  ): Promise<string> {
-    const step = plan.steps[stepNo - 1]!;
-    const tool = this.deps.tools.get(step.tool);
-    const sideEffects = !SIDE_EFFECT_FREE(tool);
-    const key = `${task.id}:${stepNo}`;
-    const startedAt = this.#now().toISOString();
-    emit({ type: 'step_started', taskId: task.id, stepNo, tool: step.tool, goal: step.goal });
-
-    if (sideEffects && record?.status === 'running') {
-      // The process died during this step. Its key was recorded before it ran, so it may have
-      // taken effect: re-run only a tool that declares itself idempotent.
-      if (!tool?.annotations.idempotent) {
-        return this.#finishStep(tasks, task.id, step, stepNo, 'skipped', emit, {
-          error: 'Interrupted while running; not repeated because the tool is not idempotent (at most once).',
-          startedAt: record.startedAt ?? startedAt,
-          idempotencyKey: key,
-        });
-      }
-    }
-    if (!this.deps.allowlist.has(step.tool)) {
-      return this.#finishStep(tasks, task.id, step, stepNo, 'failed', emit, {
-        error: `Tool ${step.tool} is not available on the deep line.`,
-        startedAt,
-      });
-    }
-    await tasks.upsertStep({
-      taskId: task.id,
-      stepNo,
-      status: 'running',
-      goal: step.goal,
-      tool: step.tool,
-      params: step.args,
-      ...(sideEffects ? { idempotencyKey: key } : {}),
-      startedAt,
-    });
-    if (sideEffects) await tasks.recordIdempotencyKey(key, { taskId: task.id, stepNo });
-
-    const result = await this.deps.gateway.invoke(
-      { id: `${task.id}-s${stepNo}`, name: step.tool, arguments: step.args },
-      {
-        identity,
-        sessionId: state.sessionId,
-        domain: 'deep',
-        taskId: task.id,
-        declaredCapabilities: plan.capabilities,
-        thirdPartyText: ledger,
-        ...(sideEffects ? { idempotencyKey: key } : {}),
-        ...(signal ? { signal } : {}),
-      },
-    );
-    if (result.status === 'executed') {
-      const { id: rawRef } = await tasks.putRawOutput({
-        taskId: task.id,
-        stepNo,
-        content: JSON.stringify(result.output ?? null),
-      });
-      return this.#finishStep(tasks, task.id, step, stepNo, 'done', emit, {
-        summary: summariseStep(step.goal, result.output),
-        rawOutputRef: rawRef,
-        startedAt,
-        paramsValidated: true,
-        ...(sideEffects ? { idempotencyKey: key } : {}),
-      });
-    }
-    if (result.status === 'review' && result.reviewId) {
-      await tasks.upsertStep({
-        taskId: task.id,
-        stepNo,
-        status: 'pending',
-        goal: step.goal,
-        tool: step.tool,
-        params: step.args,
-        paramsValidated: true,
-        error: `awaiting review ${result.reviewId}`,
-        startedAt,
-      });
-      await tasks.updateTask(task.id, {
-        status: 'awaiting_review',
-        plan: { ...state, awaitingReview: { stepNo, reviewId: result.reviewId } },
-      });
-      emit({
-        type: 'step_finished',
-        taskId: task.id,
-        stepNo,
-        tool: step.tool,
-        status: 'review',
-        summary: result.modelContent,
-      });
-      return 'awaiting_review';
-    }
-    return this.#finishStep(tasks, task.id, step, stepNo, 'failed', emit, {
-      error: `${result.status}: ${result.modelContent}`,
-      startedAt,
-      ...(sideEffects ? { idempotencyKey: key } : {}),
-    });
-  }
-
   /** The review a parked task waits for, if it waits for one. */
   awaitedReview(task: TaskRecord): string | undefined {
-    return task.status === 'awaiting_review'
-      ? (task.plan as TaskState | undefined)?.awaitingReview?.reviewId
-      : undefined;
+    return task.status === 'awaiting_review' ? readTaskState(task)?.awaitingReview?.reviewId : undefined;
   }
 
   /**
@@ -545,72 +412,29 @@ export class DeepLine {
   ): Promise<boolean> {
     const tasks = this.deps.tasksFor(tenant);
     const task = await tasks.getTask(taskId);
-    const state = task?.plan as TaskState | undefined;
+    const state = task && readTaskState(task);
     const wait = state?.awaitingReview;
     if (!task || this.awaitedReview(task) !== outcome.reviewId || !state?.plan || !wait) return false;
     const step = state.plan.steps[wait.stepNo - 1]!;
-    const ok = outcome.status === 'executed';
-    const summary: StepSummary = { goal: step.goal, keyData: outcome.summary.slice(0, 240), anomalies: [] };
     // The step first: whoever wins the update below, the task must never be runnable with the
     // reviewed step still pending, or the call would be proposed (and reviewed) a second time.
     await tasks.upsertStep({
       taskId,
       stepNo: wait.stepNo,
-      status: ok ? 'done' : 'failed',
       goal: step.goal,
       tool: step.tool,
       params: step.args,
       paramsValidated: true,
-      ...(ok
-        ? { outputSummary: renderSummary(wait.stepNo, step.tool, summary, 'done') }
-        : { error: `review ${outcome.status}: ${outcome.summary}` }),
+      ...reviewedStep(wait.stepNo, step, outcome),
       finishedAt: this.#now().toISOString(),
     });
     const { awaitingReview: _done, ...rest } = state;
     const { changed } = await tasks.updateTask(
       taskId,
-      { status: 'queued', plan: rest, currentStep: wait.stepNo },
+      { status: 'queued', plan: storedTaskState(rest), currentStep: wait.stepNo },
       { status: 'awaiting_review', updatedAt: task.updatedAt },
     );
     return changed;
-  }
-
-  async #finishStep(
-    tasks: TaskRepository,
-    taskId: string,
-    step: Plan['steps'][number],
-    stepNo: number,
-    status: 'done' | 'failed' | 'skipped',
-    emit: LineEventSink,
-    extra: {
-      summary?: StepSummary;
-      rawOutputRef?: string;
-      error?: string;
-      startedAt: string;
-      paramsValidated?: boolean;
-      idempotencyKey?: string;
-    },
-  ): Promise<string> {
-    const line = extra.summary
-      ? renderSummary(stepNo, step.tool, extra.summary, status)
-      : `#${stepNo} ${step.tool} [${status}] ${step.goal} → ${extra.error ?? ''}`;
-    await tasks.upsertStep({
-      taskId,
-      stepNo,
-      status,
-      goal: step.goal,
-      tool: step.tool,
-      params: step.args,
-      paramsValidated: extra.paramsValidated ?? false,
-      outputSummary: line,
-      ...(extra.rawOutputRef ? { rawOutputRef: extra.rawOutputRef } : {}),
-      ...(extra.idempotencyKey ? { idempotencyKey: extra.idempotencyKey } : {}),
-      ...(extra.error ? { error: extra.error } : {}),
-      startedAt: extra.startedAt,
-      finishedAt: this.#now().toISOString(),
-    });
-    emit({ type: 'step_finished', taskId, stepNo, tool: step.tool, status, summary: line });
-    return line;
   }
 
   async #end(
@@ -622,7 +446,7 @@ export class DeepLine {
   ): Promise<DeepRunResult> {
     await tasks.updateTask(task.id, {
       status: outcome === 'completed' ? 'completed' : outcome,
-      plan: { ...state, outcome, final: text },
+      plan: storedTaskState({ ...state, outcome, final: text }),
     });
     await this.#publishEnd(task, state, outcome).catch(() => {});
     return { taskId: task.id, outcome, text, ...(await this.#ledger(tasks, task.id)) };
@@ -659,6 +483,14 @@ export class DeepLine {
       .filter((t): t is ToolSpec => t !== undefined);
   }
 
+  /** A task's state as stored; a task written without one is a `StoredStateError` naming it. */
+  #stateOf(task: TaskRecord): TaskState {
+    const state = readTaskState(task);
+    if (!state)
+      throw new StoredStateError({ kind: 'task state', row: task.id, field: 'tasks.plan' }, 'missing');
+    return state;
+  }
+
   #now(): Date {
     return this.deps.now?.() ?? new Date();
   }
@@ -679,10 +511,6 @@ export function grantedCapabilities(
   return known
     .filter((tool) => !tool.intentKeywords || tool.intentKeywords.length === 0 || said.has(tool.name))
     .map((tool) => tool.name);
-}
-
-function statusOf(line: string): string {
-  return /^#\d+ \S+ \[([a-z_]+)\]/.exec(line)?.[1] ?? 'done';
 }
 
 /** The report a task ends with when no model composes one: the goal and each step's summary. */

@@ -3,9 +3,10 @@ import { z } from 'zod';
 import { hashCanonical, type Identity } from '../../core/index.js';
 import { type EgressGate, gatedSteps, redactFields } from '../../gates/index.js';
 import type { ToolGateway } from '../../gateway/index.js';
+import { readTaskState } from '../../lines/index.js';
 import { checkProfile, explainLines, type PipelineProfile, PROFILES } from '../../pipeline/index.js';
 import type { Platform } from '../../platform/index.js';
-import type { AuditRecord, StepRecord, TaskRecord } from '../../store/index.js';
+import { type AuditRecord, parseStoredJson, type StepRecord, type TaskRecord } from '../../store/index.js';
 import { NotFoundError, parseInput } from '../errors.js';
 import { auditQuery, idParam } from '../schemas.js';
 import { AuditViews, auditCsv } from './audit-views.js';
@@ -153,9 +154,7 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
     const declared = new Set<string>();
     if (rec.taskId) {
       const task = await platform.store.forTenant(rec.tenant).tasks.getTask(rec.taskId);
-      const plan = (task?.plan as { plan?: { capabilities?: unknown } } | null)?.plan;
-      if (Array.isArray(plan?.capabilities))
-        for (const c of plan.capabilities) if (typeof c === 'string') declared.add(c);
+      for (const c of (task && readTaskState(task))?.plan?.capabilities ?? []) declared.add(c);
     }
     if (rec.reviewId && rec.status !== 'review') declared.add(rec.tool);
     return [...declared];
@@ -237,7 +236,12 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
     const tool = step.tool ? platform.runtime.registry.get(step.tool) : undefined;
     // As the result gate would show it to this viewer: field tags for their level, then egress.
     const viewer = who(req);
-    const output = redactFields(JSON.parse(raw) as unknown, tool?.fieldTags ?? {}, viewer.dataLevel).output;
+    const stored = parseStoredJson(raw, {
+      kind: 'raw output',
+      row: step.rawOutputRef,
+      field: 'raw_outputs.content',
+    });
+    const output = redactFields(stored, tool?.fieldTags ?? {}, viewer.dataLevel).output;
     return {
       taskId: task.id,
       stepNo: step.stepNo,
@@ -296,7 +300,7 @@ export function registerOperatorRoutes(v1: FastifyInstance, deps: OperatorRouteD
         for (const s of changed) seen.set(s.stepNo, stepKey(s));
         if (changed.length > 0) for (const s of gatedSteps(gate, changed)) send('step', s);
         if (TERMINAL.has(task.status)) {
-          const final = (task.plan as { final?: string } | null)?.final;
+          const final = readTaskState(task)?.final;
           send('final', {
             status: task.status,
             ...(final !== undefined ? { result: gate.text(final) } : {}),

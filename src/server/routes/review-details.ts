@@ -3,9 +3,6 @@ import type { ReviewItem, TaskRepository } from '../../store/index.js';
 /** The name the review service records for a reviewers.yaml rule: `auto-reviewer:<rule id>`. */
 const RULE_DECIDER = /^auto-reviewer:/;
 
-/** The tool name the input gate's reviews carry (their arguments hold the flagged request). */
-const INPUT_REVIEW_TOOL = 'twinline.input';
-
 /** What the console shows of a review beyond the row itself. Text fields are gated by the caller. */
 export interface ReviewDetails {
   readonly requester: { readonly roles: readonly string[]; readonly dataLevel: string };
@@ -31,8 +28,7 @@ export async function reviewDetails(
     if (task) requests.set(id, task.request);
   }
   return (r) => {
-    const query = r.tool === INPUT_REVIEW_TOOL ? (r.args as { query?: unknown } | null)?.query : undefined;
-    const request = r.taskId ? requests.get(r.taskId) : typeof query === 'string' ? query : undefined;
+    const request = r.taskId ? requests.get(r.taskId) : r.kind === 'input' ? r.query : undefined;
     return {
       requester: { roles: r.identity.roles, dataLevel: r.identity.dataLevel },
       ...(r.decidedAt ? { decidedAt: r.decidedAt } : {}),

@@ -1,0 +1,46 @@
+import type { ToolGateway } from '../gateway/index.js';
+import { type QuickResultCache, withQuickCache } from '../lines/index.js';
+import { type GatewaySite, type Pipeline, PROFILES, reviewReplayProfile } from '../pipeline/index.js';
+import type { ToolBreakers } from '../resilience/index.js';
+import type { ToolSpec } from '../tools/index.js';
+import { LineToolCatalog, withBreaker } from './line-tools.js';
+import type { LineName } from './platform-types.js';
+
+/** Each line's tools, its serve gateway, and the replay gateway its approved reviews run on. */
+export interface LineGateways {
+  readonly tools: Readonly<Record<LineName, LineToolCatalog>>;
+  readonly gateways: Readonly<Record<LineName, ToolGateway>>;
+  /** Approved reviews run again on the profile of the line they came from, review slot aside. */
+  readonly replays: Readonly<Record<LineName, ToolGateway>>;
+}
+
+/**
+ * The three lines' trust chains: each line's allowed tools behind the breakers (the quick line's
+ * also behind the read cache), and a gateway of its serve profile over exactly those tools.
+ */
+export function lineGateways(
+  pipeline: Pipeline,
+  tools: Readonly<Record<LineName, readonly ToolSpec[]>>,
+  breakers: ToolBreakers,
+  cache: QuickResultCache,
+): LineGateways {
+  const catalogs = {
+    deep: new LineToolCatalog(tools.deep.map((t) => withBreaker(t, breakers))),
+    quick: new LineToolCatalog(tools.quick.map((t) => withQuickCache(withBreaker(t, breakers), cache))),
+    readonly: new LineToolCatalog(tools.readonly.map((t) => withBreaker(t, breakers))),
+  };
+  const site = (c: LineToolCatalog): GatewaySite => ({ tools: c, allow: c.names });
+  const profile = { deep: 'serve.deep', quick: 'serve.quick', readonly: 'serve.readonly' } as const;
+  const per = (f: (line: LineName) => ToolGateway) => ({
+    deep: f('deep'),
+    quick: f('quick'),
+    readonly: f('readonly'),
+  });
+  return {
+    tools: catalogs,
+    gateways: per((line) => pipeline.gateway(PROFILES[profile[line]], site(catalogs[line]))),
+    replays: per((line) =>
+      pipeline.gateway(reviewReplayProfile(PROFILES[profile[line]]), site(catalogs[line])),
+    ),
+  };
+}
