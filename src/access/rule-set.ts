@@ -1,4 +1,5 @@
 import { compileCommandPattern } from './command-pattern.js';
+import type { CompiledRule } from './compiled-rule.js';
 import { ENGINE_STATE_SHELL_RULE, shellNamesEngineState } from './engine-state-guard.js';
 import {
   compilePathPattern,
@@ -18,6 +19,8 @@ import {
 import { type SplitShellCommand, splitShellCommand } from './shell-split.js';
 import { compileToolPattern, type ToolNameMatcher } from './tool-pattern.js';
 
+export type { CompiledRule } from './compiled-rule.js';
+
 /** Rules from one origin (a settings file, an agent definition, a session grant). */
 export interface RuleSource {
   readonly source: string;
@@ -31,14 +34,6 @@ export interface RuleWarning {
   readonly rule: string;
   readonly source: string;
   readonly message: string;
-}
-
-/** A rule with its matcher built. */
-export interface CompiledRule extends ParsedRule {
-  /** For specifier rules: does the call's subject (command, path, host, agent type, args) match? */
-  readonly test?: (subject: unknown) => boolean;
-  /** Index key a matching subject must have (see {@link RuleIndex}). */
-  readonly key?: string;
 }
 
 export interface ToolRules {

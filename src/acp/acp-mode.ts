@@ -4,7 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { ModelMessage } from '../agent/index.js';
-import { VERSION } from '../cli/version.js';
+import { VERSION } from '../core/index.js';
 import type { EngineRuntimeFactory, HostApprovalMode } from '../protocol/index.js';
 import { trustGateFor } from '../protocol/stdio-mode.js';
 import { AcpSession } from './acp-session.js';

@@ -1,8 +1,7 @@
 import { Command, CommanderError } from 'commander';
-import { TwinlineError } from '../core/index.js';
+import { TwinlineError, VERSION } from '../core/index.js';
 import type { CommandModule } from './commands/index.js';
 import { EXIT_USAGE } from './exit-codes.js';
-import { VERSION } from './version.js';
 
 /**
  * Parses `argv` against `commands` and runs the chosen one. Returns the exit code. Errors Twinline

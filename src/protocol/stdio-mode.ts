@@ -1,4 +1,4 @@
-import { VERSION } from '../cli/version.js';
+import { VERSION } from '../core/index.js';
 import { parseStreamJsonArgs } from './argv.js';
 import { ControlTrace } from './control-trace.js';
 import { StreamJsonEngine } from './engine.js';

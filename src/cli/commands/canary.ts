@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 
 /**
  * `twinline canary start|status|promote|rollback|evaluate`: versioned config roll-outs kept in the
@@ -14,7 +14,7 @@ export const canaryCommand: CommandModule = {
       .command('canary')
       .description('roll a config version out to a share of users, watch it, promote or roll back');
     const run = async (action: string, opts: CanaryCliOptions, suites: string[] = []) => {
-      const { runCanaryCommand } = await import('../../eval/canary/canary-cli.js');
+      const { runCanaryCommand } = await import('../../eval/canary-cli.js');
       process.exitCode = await runCanaryCommand(action, opts, suites);
     };
     canary
