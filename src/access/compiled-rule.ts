@@ -1,4 +1,4 @@
-import type { ParsedRule } from './rule-parser.js';
+import type { ParsedRule, RuleEffect } from './rule-parser.js';
 
 /** A rule with its matcher built. */
 export interface CompiledRule extends ParsedRule {
@@ -6,4 +6,12 @@ export interface CompiledRule extends ParsedRule {
   readonly test?: (subject: unknown) => boolean;
   /** Index key a matching subject must have (see `RuleIndex`, rule-set.ts). */
   readonly key?: string;
+}
+
+/** The outcome of matching a call against the rules. */
+export interface RuleEvaluation {
+  readonly effect: RuleEffect | 'none';
+  readonly rule?: CompiledRule;
+  /** Shell calls: the line's analysis, reused by approval modes. */
+  readonly shell?: { readonly readOnly: boolean; readonly destructive: boolean; readonly opaque: boolean };
 }

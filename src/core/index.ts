@@ -42,6 +42,8 @@ export {
 export {
   type AgentFrameRef,
   type FieldTag,
+  type PermissionSubject,
+  type PermissionSubjectKind,
   type ProcessSandboxPort,
   RISK_LEVELS,
   type RiskLevel,

@@ -36,6 +36,20 @@ export interface ToolPermissions {
  */
 export type FieldTag = string;
 
+/**
+ * What a call's permission rules are matched against, as the tool's manifest names it
+ * (docs/access.md, "Permission rules"): the command line of a shell call, the path a file tool
+ * touches (as written; resolved against the project roots), the host a fetch reaches, the type of
+ * agent a spawn starts. A tool that names none is matched on its arguments (`Tool(key:value)`).
+ */
+export interface PermissionSubject {
+  readonly kind: PermissionSubjectKind;
+  readonly value: string;
+}
+
+/** See {@link PermissionSubject}. */
+export type PermissionSubjectKind = 'command' | 'path' | 'host' | 'agentType';
+
 /** Context a tool's `execute` receives. Identity comes from trusted ingress, never from args. */
 export interface ToolExecutionContext {
   readonly identity: Identity;
@@ -119,5 +133,11 @@ export interface ToolSpec<I = any, O = unknown> {
   readonly tenants?: readonly string[];
   /** Tools that start processes (`shell`): how those processes are confined. */
   readonly sandbox?: ProcessSandboxPort;
+  /**
+   * The subject permission rules match for a call (see {@link PermissionSubject}), from the raw
+   * arguments: it runs before the schema does, so it must accept anything. Undefined: the rules
+   * match the arguments themselves.
+   */
+  readonly permissionSubject?: (args: unknown) => PermissionSubject | undefined;
   readonly execute: (args: I, ctx: ToolExecutionContext) => Promise<O>;
 }

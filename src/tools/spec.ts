@@ -3,6 +3,8 @@
 export {
   type AgentFrameRef,
   type FieldTag,
+  type PermissionSubject,
+  type PermissionSubjectKind,
   type ProcessSandboxPort,
   RISK_LEVELS,
   type RiskLevel,

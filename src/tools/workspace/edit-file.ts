@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { pathSubject } from '../permission-subjects.js';
 import type { ToolSpec } from '../spec.js';
 import { WorkspaceToolError } from './errors.js';
 import { assertWritable } from './protected-paths.js';
@@ -39,6 +40,7 @@ export function createEditTool(options: WorkspaceToolOptions): ToolSpec<z.infer<
     requiresReview: false,
     timeoutMs: 30_000,
     kind: 'edit',
+    permissionSubject: pathSubject,
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const path = await resolveInWorkspace(args.path, roots, 'edit');

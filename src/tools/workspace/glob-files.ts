@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { pathSubject } from '../permission-subjects.js';
 import type { ToolSpec } from '../spec.js';
 import { walkFiles } from './file-walk.js';
 import { assertReadable } from './protected-paths.js';
@@ -35,6 +36,7 @@ export function createGlobTool(options: WorkspaceToolOptions): ToolSpec<z.infer<
     timeoutMs: 30_000,
     concurrencySafe: true,
     kind: 'read',
+    permissionSubject: pathSubject,
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const base = await resolveInWorkspace(args.path ?? '.', roots, 'glob');

@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
+import { pathSubject } from '../permission-subjects.js';
 import type { ToolSpec } from '../spec.js';
 import { WorkspaceToolError } from './errors.js';
 import { walkFiles } from './file-walk.js';
@@ -63,6 +64,7 @@ export function createGrepTool(options: WorkspaceToolOptions): ToolSpec<z.infer<
     timeoutMs: timeoutMs + 5_000,
     concurrencySafe: true,
     kind: 'read',
+    permissionSubject: pathSubject,
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const flags = args.ignoreCase ? 'iu' : 'u';

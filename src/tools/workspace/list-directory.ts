@@ -1,6 +1,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { pathSubject } from '../permission-subjects.js';
 import type { ToolSpec } from '../spec.js';
 import { assertReadable } from './protected-paths.js';
 import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
@@ -40,6 +41,7 @@ export function createListDirectoryTool(
     timeoutMs: 30_000,
     concurrencySafe: true,
     kind: 'read',
+    permissionSubject: pathSubject,
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const dir = await resolveInWorkspace(args.path ?? '.', roots, 'list_directory');

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
+import { pathSubject } from '../permission-subjects.js';
 import type { ToolSpec } from '../spec.js';
 import { WorkspaceToolError } from './errors.js';
 import { assertReadable } from './protected-paths.js';
@@ -39,6 +40,7 @@ export function createReadFileTool(
     timeoutMs: 30_000,
     concurrencySafe: true,
     kind: 'read',
+    permissionSubject: pathSubject,
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const path = await resolveInWorkspace(args.path, roots, 'read_file');

@@ -1,6 +1,7 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import { pathSubject } from '../permission-subjects.js';
 import type { ToolSpec } from '../spec.js';
 import { assertWritable } from './protected-paths.js';
 import { workspacePermissions } from './workspace-manifest.js';
@@ -32,6 +33,7 @@ export function createWriteFileTool(
     requiresReview: false,
     timeoutMs: 30_000,
     kind: 'edit',
+    permissionSubject: pathSubject,
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const path = await resolveInWorkspace(args.path, roots, 'write_file');
