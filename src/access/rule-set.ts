@@ -9,7 +9,6 @@ import {
   PATH_RULE_COVERAGE,
   type ParsedRule,
   parseRule,
-  type RuleEffect,
   type SpecifierKind,
 } from './rule-parser.js';
 import { RuleSetMemo, type ShellAnalysis } from './rule-set-memo.js';

@@ -41,6 +41,7 @@ export {
 } from './telemetry-port.js';
 export {
   type AgentFrameRef,
+  type CallerHandle,
   type FieldTag,
   type PermissionSubject,
   type PermissionSubjectKind,

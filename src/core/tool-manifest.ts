@@ -50,6 +50,17 @@ export interface PermissionSubject {
 /** See {@link PermissionSubject}. */
 export type PermissionSubjectKind = 'command' | 'path' | 'host' | 'agentType';
 
+declare const CALLER_HANDLE: unique symbol;
+
+/**
+ * Whoever issued a call, as the runtime that made the call knows it (an agent session: the
+ * calling agent). Opaque to the gateway and to every tool: only the runtime that set it can read
+ * it back, and only while the call runs (docs/agent.md, "Control tools").
+ */
+export interface CallerHandle {
+  readonly [CALLER_HANDLE]: 'caller';
+}
+
 /** Context a tool's `execute` receives. Identity comes from trusted ingress, never from args. */
 export interface ToolExecutionContext {
   readonly identity: Identity;
@@ -70,6 +81,8 @@ export interface ToolExecutionContext {
   readonly sandbox?: SandboxGrant;
   /** Tells the gateway which profile the call's processes actually ran under (for the audit). */
   readonly reportSandbox?: (profile: SandboxProfile) => void;
+  /** The caller the runtime named in the call's context (`CallContext.caller`), passed through. */
+  readonly caller?: CallerHandle;
 }
 
 /**

@@ -360,6 +360,7 @@ export class ToolGateway {
           ...(ctx.agent ? { agent: ctx.agent } : {}),
           ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
           ...(ctx.cwd ? { cwd: ctx.cwd } : {}),
+          ...(ctx.caller ? { caller: ctx.caller } : {}),
           ...(sandbox ? { sandbox } : {}),
           reportSandbox: (profile) => {
             ranUnder = profile;

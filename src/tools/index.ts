@@ -14,6 +14,7 @@ export { type ToolRegistrationCode, ToolRegistrationError } from './registration
 export { type ToolManifestEntry, ToolRegistry, toManifestEntry } from './registry.js';
 export {
   type AgentFrameRef,
+  type CallerHandle,
   type FieldTag,
   type PermissionSubject,
   type PermissionSubjectKind,

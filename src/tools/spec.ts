@@ -2,6 +2,7 @@
 // (docs/architecture.md, "Where it differs"); this module builds, checks and registers manifests.
 export {
   type AgentFrameRef,
+  type CallerHandle,
   type FieldTag,
   type PermissionSubject,
   type PermissionSubjectKind,
