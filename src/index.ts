@@ -89,6 +89,8 @@ export {
 // Tool manifests and the registry that checks them.
 export {
   type FieldTag,
+  type PermissionSubject,
+  type PermissionSubjectKind,
   RISK_LEVELS,
   type RiskLevel,
   TOOL_KINDS,

@@ -1,4 +1,4 @@
-import { decide, type StageDecision, type ToolSpec } from '../core/index.js';
+import { decide, type StageDecision, type ToolSpec, toolUnavailable } from '../core/index.js';
 import type { CallContext, GatewayStage, PreparedCall } from '../gateway/index.js';
 import { type AccessState, accessStateOf, DIRECT_ONLY_TOOLS } from './access-state.js';
 import { bridgeTargetOf } from './bridge-target.js';
@@ -17,11 +17,6 @@ export interface AccessStageOptions {
 
 /** Finds the manifest of a tool by name: what names a call's permission subject. */
 export type ToolResolver = (name: string) => Pick<ToolSpec, 'permissionSubject'> | undefined;
-
-/** The one answer for a tool the agent may not use, whether or not it exists. */
-export function toolUnavailable(name: string): StageDecision {
-  return decide('deny', ACCESS_STAGE, 'tool.unavailable', `Tool ${name} is not available.`);
-}
 
 /**
  * The gateway's `access` stage: re-checks at invocation that the calling agent may use the tool

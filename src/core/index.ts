@@ -55,6 +55,7 @@ export {
   type ToolPermissions,
   type ToolSpec,
 } from './tool-manifest.js';
+export { toolUnavailable } from './tool-unavailable.js';
 export { maskUuids, uuidSpans } from './uuid-mask.js';
 export { uuidV7 } from './uuid-v7.js';
 export { VERSION } from './version.js';

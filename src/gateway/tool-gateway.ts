@@ -9,6 +9,7 @@ import {
   type SandboxProfile,
   type StageDecision,
   TwinlineError,
+  toolUnavailable,
   uuidV7,
   type Verdict,
 } from '../core/index.js';
@@ -27,7 +28,6 @@ import type {
   ResultStage,
   ToolCall,
 } from './types.js';
-import { toolUnavailable } from './unavailable.js';
 
 /** Where the gateway looks tools up (a `ToolRegistry`, or anything with an O(1) `get`). */
 export interface ToolLookup {

@@ -170,7 +170,7 @@ describe('approval modes × tool kinds', () => {
   });
 });
 
-describe('seed 003 table, row by row (policy qwen-compatible) and our narrow policy', () => {
+describe('sub-agent mode table, row by row (policy qwen-compatible) and our narrow policy', () => {
   // [parent, definition mode, trusted, qwen-compatible, narrow]
   const table: [ApprovalMode, ApprovalMode | undefined, boolean, ApprovalMode, ApprovalMode][] = [
     // row 1: parent yolo / auto-edit / auto wins even over a stricter definition
