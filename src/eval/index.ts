@@ -1,3 +1,4 @@
+export type { CanaryCommandOptions } from './canary-cli.js';
 export {
   type BaselineComparison,
   type ChangedScenario,
@@ -8,6 +9,7 @@ export {
 } from './compare-baseline.js';
 export { type Entitlement, EntitlementOracle, type ExecutedCall } from './entitlement-oracle.js';
 export { EvalSuiteError } from './errors.js';
+export type { EvalCommandOptions } from './eval-cli.js';
 export { renderHtmlReport } from './html-report.js';
 export {
   judgeModelConsulted,

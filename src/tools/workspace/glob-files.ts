@@ -1,11 +1,10 @@
 import { relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { pathSubject } from '../permission-subjects.js';
 import type { ToolSpec } from '../spec.js';
 import { walkFiles } from './file-walk.js';
 import { assertReadable } from './protected-paths.js';
-import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
+import { fileReaderHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
@@ -29,14 +28,7 @@ export function createGlobTool(options: WorkspaceToolOptions): ToolSpec<z.infer<
     name: 'glob',
     description: 'Find files in the workspace whose path matches a glob pattern (e.g. "**/*.md").',
     inputSchema: input,
-    annotations: READ_ONLY,
-    riskLevel: 'low',
-    permissions: workspacePermissions(options),
-    requiresReview: false,
-    timeoutMs: 30_000,
-    concurrencySafe: true,
-    kind: 'read',
-    permissionSubject: pathSubject,
+    ...fileReaderHeader(options),
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const base = await resolveInWorkspace(args.path ?? '.', roots, 'glob');

@@ -1,10 +1,9 @@
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
-import { pathSubject } from '../permission-subjects.js';
 import type { ToolSpec } from '../spec.js';
 import { WorkspaceToolError } from './errors.js';
 import { assertReadable } from './protected-paths.js';
-import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
+import { fileReaderHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
@@ -33,14 +32,7 @@ export function createReadFileTool(
     name: 'read_file',
     description: 'Read a text file from the workspace. Optional offset/limit select a window of lines.',
     inputSchema: input,
-    annotations: READ_ONLY,
-    riskLevel: 'low',
-    permissions: workspacePermissions(options),
-    requiresReview: false,
-    timeoutMs: 30_000,
-    concurrencySafe: true,
-    kind: 'read',
-    permissionSubject: pathSubject,
+    ...fileReaderHeader(options),
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const path = await resolveInWorkspace(args.path, roots, 'read_file');
