@@ -21,27 +21,27 @@ export class RuleSetMemo {
   #version: number | undefined;
   readonly #analyses = new Map<string, ShellAnalysis>();
 
-  /** The verdict on `command`, computed once per version of a live set (session rules). */
-  verdict(command: string, version: number | undefined, judge: () => RuleEvaluation): RuleEvaluation {
+  /** The verdict remembered for `command` under this version of a live set (session rules). */
+  verdict(command: string, version: number | undefined): RuleEvaluation | undefined {
     if (version !== this.#version) {
       this.#verdicts.clear();
       this.#version = version;
     }
-    const hit = this.#verdicts.get(command);
-    if (hit) return hit;
-    const out = judge();
-    if (this.#verdicts.size >= 64) this.#verdicts.clear();
-    if (command.length <= MAX_REMEMBERED_LINE) this.#verdicts.set(command, out);
-    return out;
+    return this.#verdicts.get(command);
   }
 
-  /** The analysis of `command`: a pure function of the line, whatever the rules. */
-  analysis(command: string, analyse: () => ShellAnalysis): ShellAnalysis {
-    const hit = this.#analyses.get(command);
-    if (hit) return hit;
-    const out = analyse();
+  rememberVerdict(command: string, verdict: RuleEvaluation): void {
+    if (this.#verdicts.size >= 64) this.#verdicts.clear();
+    if (command.length <= MAX_REMEMBERED_LINE) this.#verdicts.set(command, verdict);
+  }
+
+  /** The analysis remembered for `command`: a pure function of the line, whatever the rules. */
+  analysis(command: string): ShellAnalysis | undefined {
+    return this.#analyses.get(command);
+  }
+
+  rememberAnalysis(command: string, analysis: ShellAnalysis): void {
     if (this.#analyses.size >= 128) this.#analyses.clear();
-    if (command.length <= MAX_REMEMBERED_LINE) this.#analyses.set(command, out);
-    return out;
+    if (command.length <= MAX_REMEMBERED_LINE) this.#analyses.set(command, analysis);
   }
 }

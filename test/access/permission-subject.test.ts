@@ -87,4 +87,15 @@ describe('manifests name their permission subject', () => {
     expect(evaluateRules(allowOnly, 'read_file', {}, { kind: 'path', value: 'other' }).effect).toBe('none');
     expect(evaluateRules(allowOnly, 'read_file', {}, { kind: 'path', value: 'secret' }).effect).toBe('ask');
   });
+
+  it('without the subject a rule is written for, key:value rules still match the arguments', () => {
+    const set = compileRuleSet(
+      [{ source: 't', allow: ['agent(explore)'], ask: ['agent(model:opus)'] }],
+      ROOTS,
+    );
+    // no agent type named: the type rule cannot allow it, the argument rule still asks
+    expect(evaluateRules(set, 'agent', { model: 'opus' }, undefined).effect).toBe('ask');
+    expect(evaluateRules(set, 'agent', { model: 'haiku' }, undefined).effect).toBe('none');
+    expect(evaluateRules(set, 'agent', {}, { kind: 'agentType', value: 'Explore' }).effect).toBe('allow');
+  });
 });
