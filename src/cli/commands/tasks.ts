@@ -86,17 +86,8 @@ async function openTaskStore(
 }
 
 async function listTasks(opts: TasksOptions): Promise<void> {
-  const limit = Number(opts.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-    const { TwinlineError } = await import('../../core/index.js');
-    throw new TwinlineError(
-      'cli.bad-limit',
-      `expected an integer 1..10000, got ${JSON.stringify(opts.limit)}`,
-      {
-        where: '--limit',
-      },
-    );
-  }
+  const { listLimit } = await import('./list-limit.js');
+  const limit = listLimit(opts.limit);
   const { store, gateFor } = await openTaskStore(opts.config, opts.dataDir, opts.viewer, opts.tenant);
   try {
     const tasks = await store.admin.tasks.listTasks({
