@@ -48,7 +48,6 @@ export {
   type Identity,
   type StageDecision,
   TwinlineError,
-  VERSION,
   type Verdict,
 } from './core/index.js';
 export { stripWatermark } from './gates/index.js';

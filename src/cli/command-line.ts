@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { TwinlineError, VERSION } from '../core/index.js';
+import { packageVersion, TwinlineError } from '../core/index.js';
 import type { CommandModule } from './commands/index.js';
 import { EXIT_USAGE } from './exit-codes.js';
 
@@ -18,7 +18,7 @@ export async function runCommandLine(
     .description(
       'Twinline: every tool call an agent proposes passes one gateway the model cannot talk its way around.',
     )
-    .version(VERSION, '-V, --version')
+    .version(packageVersion(), '-V, --version')
     .showHelpAfterError()
     .allowExcessArguments(false)
     .exitOverride();

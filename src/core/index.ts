@@ -58,6 +58,6 @@ export {
 export { toolUnavailable } from './tool-unavailable.js';
 export { maskUuids, uuidSpans } from './uuid-mask.js';
 export { uuidV7 } from './uuid-v7.js';
-export { VERSION } from './version.js';
+export { packageVersion } from './version.js';
 export { segmentedText, wholeWords, wordTokens } from './words.js';
 export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';

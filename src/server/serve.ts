@@ -1,5 +1,5 @@
 import { configSource, configuredStore, loadConfig } from '../config/index.js';
-import { ConfigError, importExternal, VERSION } from '../core/index.js';
+import { ConfigError, importExternal, packageVersion } from '../core/index.js';
 import { createPlatform, type Platform, type PlatformOptions } from '../platform/index.js';
 import type { AuditRecord } from '../store/index.js';
 import { createLogger, type Tracing, type TwinlineLogger } from '../telemetry/index.js';
@@ -89,7 +89,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   const metrics = new ServerMetrics(() => current);
   const { Telemetry, tracingFromEnv } = await import('../telemetry/index.js');
   // Off unless the OTEL_* variables turn it on; the SDK is loaded only then.
-  const tracing = options.tracing ?? (await tracingFromEnv(env, { version: VERSION }));
+  const tracing = options.tracing ?? (await tracingFromEnv(env, { version: packageVersion() }));
   const telemetry = new Telemetry({ tracer: tracing?.tracer, metrics });
   const platformOptions = {
     ...options.platform,
@@ -144,7 +144,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     auditorRoles: auth.auditorRoles,
     metrics,
     metricsKeys: auth.metricsKeys,
-    version: VERSION,
+    version: packageVersion(),
     platformFor: (identity) => versions.platformFor(identity),
   });
   const host = options.host ?? '127.0.0.1';
@@ -184,7 +184,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   sweep.unref();
 
   const store = configuredStore(config, env);
-  log(`Twinline ${VERSION} serving ${config.domain} on ${platform.store.dialect}`);
+  log(`Twinline ${packageVersion()} serving ${config.domain} on ${platform.store.dialect}`);
   log(`  Config:  ${config.file} (${source.via})`);
   log(`  Data:    ${config.dataDir}${'sqliteFile' in store ? ` (store ${store.sqliteFile})` : ''}`);
   log(`  API:     ${url}/v1  (OpenAPI: ${url}/openapi.json)`);
