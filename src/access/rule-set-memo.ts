@@ -11,15 +11,15 @@ export interface ShellAnalysis {
 const MAX_REMEMBERED_LINE = 4096;
 
 /**
- * What one rule set remembers of the shell lines it judged. The access and approval stages judge
- * the same line against the same set, so once is enough. Small on purpose: the hit that matters
- * is the approval stage right after the access stage, and a large store of fresh lines only
- * feeds the old-generation GC (tail latency). Owned by its rule set, so nothing outlives it.
+ * What one rule set remembers of the shell lines it judged: their verdicts, with the analysis
+ * approval modes reuse. The access and approval stages judge the same line against the same set,
+ * so once is enough. Small on purpose: the hit that matters is the approval stage right after the
+ * access stage, and a large store of fresh lines only feeds the old-generation GC (tail latency).
+ * Owned by its rule set, so nothing outlives it.
  */
 export class RuleSetMemo {
   readonly #verdicts = new Map<string, RuleEvaluation>();
   #version: number | undefined;
-  readonly #analyses = new Map<string, ShellAnalysis>();
 
   /** The verdict remembered for `command` under this version of a live set (session rules). */
   verdict(command: string, version: number | undefined): RuleEvaluation | undefined {
@@ -33,15 +33,5 @@ export class RuleSetMemo {
   rememberVerdict(command: string, verdict: RuleEvaluation): void {
     if (this.#verdicts.size >= 64) this.#verdicts.clear();
     if (command.length <= MAX_REMEMBERED_LINE) this.#verdicts.set(command, verdict);
-  }
-
-  /** The analysis remembered for `command`: a pure function of the line, whatever the rules. */
-  analysis(command: string): ShellAnalysis | undefined {
-    return this.#analyses.get(command);
-  }
-
-  rememberAnalysis(command: string, analysis: ShellAnalysis): void {
-    if (this.#analyses.size >= 128) this.#analyses.clear();
-    if (command.length <= MAX_REMEMBERED_LINE) this.#analyses.set(command, analysis);
   }
 }

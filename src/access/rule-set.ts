@@ -427,7 +427,7 @@ function matchTarget(
  * read/edit path rules' deny and ask — they can only make the answer stricter.
  */
 function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string): RuleEvaluation {
-  const analysis = analyseShell(set, command);
+  const analysis = analyseShell(command);
   const split = analysis.split;
   let shell = analysis.shell;
   let files: FileOps | undefined;
@@ -479,16 +479,13 @@ function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string):
   return first ? { effect: 'allow', rule: first, shell } : { effect: 'none', shell };
 }
 
-function analyseShell(set: CompiledRuleSet, command: string): ShellAnalysis {
-  const known = set.memo.analysis(command);
-  if (known) return known;
+// Only a verdict the set has not remembered needs the analysis, so the analysis itself is not kept.
+function analyseShell(command: string): ShellAnalysis {
   const split = splitShellCommand(command);
-  const analysis: ShellAnalysis = {
+  return {
     split,
     shell: { readOnly: isReadOnlyShell(split), destructive: isDestructiveShell(split), opaque: split.opaque },
   };
-  set.memo.rememberAnalysis(command, analysis);
-  return analysis;
 }
 
 /** Files a shell line reads and writes, resolved once, with their ancestor directories as index keys. */
