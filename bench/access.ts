@@ -14,6 +14,14 @@ import {
   type PathRoots,
   resolveAgentTools,
 } from '../src/access/index.js';
+import { createControlTools } from '../src/agent/index.js';
+import { createWorkspaceTools } from '../src/tools/workspace/index.js';
+
+/** The shipped manifests, which name each call's permission subject. */
+const SPECS = new Map(
+  [...createWorkspaceTools(), ...createControlTools({ allowedRoles: ['developer'] })].map((s) => [s.name, s]),
+);
+const specOf = (name: string) => SPECS.get(name);
 
 const ROOTS: PathRoots = { projectRoot: '/proj', cwd: '/proj', home: '/home/u' };
 let seed = 42;
@@ -150,8 +158,10 @@ const calls = Array.from({ length: 20_000 }, makeCall);
 const shellShare =
   calls.filter((c) => c.name === 'shell' && c.state.tools.has('shell')).length / calls.length;
 const check = (c: (typeof calls)[number]) => {
-  const d = checkAccess(c.state, c.name, c.args);
-  return d.verdict === 'allow' ? approvalFor(c.state, c.name, c.args, undefined) : d;
+  const d = checkAccess(c.state, c.name, c.args, specOf);
+  return d.verdict === 'allow'
+    ? approvalFor(c.state, c.name, c.args, undefined, false, specOf(c.name)?.permissionSubject?.(c.args))
+    : d;
 };
 // Warm-up on a separate batch (JIT, per-tool rule index); the measured calls are all new lines.
 for (const c of Array.from({ length: 20_000 }, makeCall)) check(c);

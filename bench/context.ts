@@ -1,5 +1,5 @@
 /**
- * Deep-line context size (seed 004 §4.2): prompt tokens of a 30-step scripted task when the
+ * Deep-line context size (docs/lines.md, "Context bus: summaries only"): prompt tokens of a 30-step scripted task when the
  * planner gets structured summaries (only the relevant ones, capped) versus full history.
  *
  * The task runs for real: DeepLine, the office tools through the gateway, a SQLite store, a

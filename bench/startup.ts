@@ -1,5 +1,5 @@
 /**
- * Start-up and footprint of the stream-json CLI through the real host SDKs (issue 11).
+ * Start-up and footprint of the stream-json CLI through the real host SDKs (docs/startup.md).
  *
  * Spawns `bin/twinline.js` through `@anthropic-ai/claude-agent-sdk` and `@qwen-code/sdk` against a
  * scripted model and reports, as median/min/max over RUNS runs:

@@ -1,4 +1,4 @@
-// The code-cached entries (issue 11). `twinline check|route|scan` run once per call and hosts spawn
+// The code-cached entries (docs/startup.md). `twinline check|route|scan` run once per call and hosts spawn
 // the stream-json engine once per session, so start-up is most of what a user waits for, and most
 // of that start-up is V8 compiling JavaScript. Node 20 has no compile cache for ES modules, so
 // `npm run build` also writes each of these entries as one CommonJS file

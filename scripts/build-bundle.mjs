@@ -1,4 +1,4 @@
-// `npm run build` step 2 (after tsc): bundles the CLI entry for fast start-up (issue 11).
+// `npm run build` step 2 (after tsc): bundles the CLI entry for fast start-up (docs/startup.md).
 //
 // One esbuild build, code-split, into dist/bundle/:
 // - `main.js`: the `bin/twinline.js` entry; each mode's `await import()` (stream-json, every
@@ -91,7 +91,7 @@ const lazyChildProcessForCommander = {
 };
 
 /**
- * Options every build here shares. Start-up is dominated by parsing (issue 11): whitespace is
+ * Options every build here shares. Start-up is dominated by parsing (docs/startup.md): whitespace is
  * dropped and syntax folded, but every identifier is kept so stack traces, class names and `name`
  * properties read as in the source.
  */

@@ -1,4 +1,4 @@
-// Module-load trace for any twinline mode (issue 11: keep a module budget per mode).
+// Module-load trace for any twinline mode (docs/startup.md: every mode keeps a module budget).
 //
 //   TWINLINE_TRACE_IMPORTS=/tmp/modules.txt node --import ./scripts/trace-imports.mjs bin/twinline.js route "hi"
 //

@@ -1,4 +1,4 @@
-import { decide, type StageDecision } from '../core/index.js';
+import { decide, type StageDecision, type ToolSpec, toolUnavailable } from '../core/index.js';
 import type { CallContext, GatewayStage, PreparedCall } from '../gateway/index.js';
 import { type AccessState, accessStateOf, DIRECT_ONLY_TOOLS } from './access-state.js';
 import { bridgeTargetOf } from './bridge-target.js';
@@ -11,12 +11,12 @@ export const ACCESS_STAGE = 'access';
 export interface AccessStageOptions {
   /** Used when a call carries no access state (e.g. a CLI without agents). Absent → deny. */
   readonly defaultState?: AccessState;
+  /** Looks up a manifest by name (for `tool_call` targets, whose manifest the call does not carry). */
+  readonly resolveTool?: ToolResolver;
 }
 
-/** The one answer for a tool the agent may not use, whether or not it exists. */
-export function toolUnavailable(name: string): StageDecision {
-  return decide('deny', ACCESS_STAGE, 'tool.unavailable', `Tool ${name} is not available.`);
-}
+/** Finds the manifest of a tool by name: what names a call's permission subject. */
+export type ToolResolver = (name: string) => Pick<ToolSpec, 'permissionSubject'> | undefined;
 
 /**
  * The gateway's `access` stage: re-checks at invocation that the calling agent may use the tool
@@ -28,13 +28,22 @@ export function createAccessStage(options: AccessStageOptions = {}): GatewayStag
     name: ACCESS_STAGE,
     evaluate(call: PreparedCall, ctx: CallContext): StageDecision {
       const state = accessStateOf(ctx) ?? options.defaultState;
-      return checkAccess(state, call.call.name, call.args);
+      const name = call.call.name;
+      return checkAccess(state, name, call.args, (n) => (n === name ? call.tool : options.resolveTool?.(n)));
     },
   };
 }
 
-/** The access decision for one call, as a pure function of the agent's state. */
-export function checkAccess(state: AccessState | undefined, name: string, args: unknown): StageDecision {
+/**
+ * The access decision for one call, as a pure function of the agent's state; `resolveTool` finds
+ * the manifests that name the call's permission subject (the tool's, or a `tool_call` target's).
+ */
+export function checkAccess(
+  state: AccessState | undefined,
+  name: string,
+  args: unknown,
+  resolveTool: ToolResolver,
+): StageDecision {
   if (!state?.tools.has(name)) return toolUnavailable(name);
   if (state.route === 'exec' && DIRECT_ONLY_TOOLS.has(name)) {
     return decide(
@@ -62,7 +71,7 @@ export function checkAccess(state: AccessState | undefined, name: string, args: 
         `tool_call cannot invoke bridge tool "${target.name}".`,
       );
     }
-    return checkAccess({ ...state, route: 'tool_call' }, target.name, target.args);
+    return checkAccess({ ...state, route: 'tool_call' }, target.name, target.args, resolveTool);
   }
   if (name === 'agent' && state.allowedAgentTypes !== undefined) {
     const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
@@ -81,7 +90,7 @@ export function checkAccess(state: AccessState | undefined, name: string, args: 
   // Before any rule or mode: engine state is never written (no allow rule lifts this).
   const guarded = engineStateDenial(name, toolKindOf(name), args, state.rules.roots, ACCESS_STAGE);
   if (guarded) return guarded;
-  const ev = evaluateRules(state.rules, name, args);
+  const ev = evaluateRules(state.rules, name, args, resolveTool(name)?.permissionSubject?.(args));
   if (ev.effect === 'deny') {
     return decide('deny', ACCESS_STAGE, 'permission.deny', `Denied by permission rule ${ev.rule!.text}.`, {
       details: { rule: ev.rule!.text, ...(ev.rule!.source ? { source: ev.rule!.source } : {}) },

@@ -1,6 +1,6 @@
 import { decide, type StageDecision } from '../core/index.js';
 import type { CallContext, GatewayStage, PreparedCall } from '../gateway/index.js';
-import type { RiskLevel, ToolKind, ToolSpec } from '../tools/index.js';
+import type { PermissionSubject, RiskLevel, ToolKind, ToolSpec } from '../tools/index.js';
 import { accessStateOf } from './access-state.js';
 import type { ApprovalMode } from './approval-mode.js';
 import { MODE_TABLE, type ModeCell, planBlocks } from './approval-table.js';
@@ -191,21 +191,26 @@ export function createApprovalStage(options: ApprovalStageOptions = {}): Gateway
   };
 }
 
-/** The approval decision for one call from the agent's state (pure; used by the stage and `check`). */
+/**
+ * The approval decision for one call from the agent's state (pure; used by the stage and `check`).
+ * `subject` is what the permission rules match: the manifest's, unless the caller names it.
+ */
 export function approvalFor(
   state: { readonly rules: CompiledRuleSet; readonly mode: ApprovalMode; readonly background: boolean },
   name: string,
   args: unknown,
   spec:
-    | (Pick<ToolSpec, 'kind' | 'annotations' | 'riskLevel'> & Pick<Partial<ToolSpec>, 'sandbox'>)
+    | (Pick<ToolSpec, 'kind' | 'annotations' | 'riskLevel'> &
+        Pick<Partial<ToolSpec>, 'sandbox' | 'permissionSubject'>)
     | undefined,
   backgroundCaller = false,
+  subject: PermissionSubject | undefined = spec?.permissionSubject?.(args),
 ): StageDecision {
   const kind = toolKindOf(name, spec?.kind);
   // First, in every mode: engine state is never written (a manifest's own kind `edit` counts).
   const guarded = engineStateDenial(name, kind, args, state.rules.roots, APPROVAL_STAGE);
   if (guarded) return guarded;
-  const rule = evaluateRules(state.rules, name, args);
+  const rule = evaluateRules(state.rules, name, args, subject);
   const readOnly = kind === 'shell' ? (rule.shell?.readOnly ?? false) : spec?.annotations.readOnly === true;
   const destructive =
     kind === 'shell' ? (rule.shell?.destructive ?? false) : spec?.annotations.destructive === true;

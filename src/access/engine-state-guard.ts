@@ -6,8 +6,8 @@ import {
   matchEngineState,
   matchSecretEngineState,
 } from '../tools/index.js';
+import type { CompiledRule } from './compiled-rule.js';
 import { type PathRoots, resolvePath } from './path-pattern.js';
-import type { CompiledRule } from './rule-set.js';
 
 /** Rule id of the built-in refusal to write engine state. */
 export const ENGINE_STATE_RULE_ID = 'access.engine-state';

@@ -17,6 +17,7 @@ export {
   type AccessStageOptions,
   checkAccess,
   createAccessStage,
+  type ToolResolver,
 } from './access-stage.js';
 export {
   ACCESS_EXTENSION_KEY,

@@ -1,4 +1,5 @@
 import { type CompiledRuleSet, extendRuleSet, type RuleSource } from './rule-set.js';
+import { RuleSetMemo } from './rule-set-memo.js';
 
 /**
  * A rule set that can gain rules while a session runs: the configured rules (settings, command
@@ -11,6 +12,8 @@ export class LiveRuleSet implements CompiledRuleSet {
   #sources: RuleSource[] = [];
   #current: CompiledRuleSet;
   #version = 0;
+  /** Its verdicts are dropped whenever the session's rules change (see `version`). */
+  readonly memo = new RuleSetMemo();
 
   constructor(base: CompiledRuleSet) {
     this.#base = base;

@@ -31,6 +31,10 @@ export const PATH_RULE_COVERAGE: Readonly<Record<string, readonly string[]>> = {
   list_directory: ['list_directory'],
 };
 
+/** The path rules a shell line's reads are held to (`Read(…)`), and its writes (`Edit(…)`, `Write(…)`). */
+export const FILE_READ_RULES = 'read_file';
+export const FILE_WRITE_RULES = 'write_file';
+
 /** Longest rule accepted; longer ones are refused rather than truncated. */
 export const MAX_RULE_LENGTH = 512;
 

@@ -1,13 +1,17 @@
+import type { PermissionSubject, PermissionSubjectKind } from '../core/index.js';
 import { compileCommandPattern } from './command-pattern.js';
+import type { CompiledRule, RuleEvaluation } from './compiled-rule.js';
 import { ENGINE_STATE_SHELL_RULE, shellNamesEngineState } from './engine-state-guard.js';
+import { compilePathPattern, literalBaseOf, type PathRoots, resolvePath } from './path-pattern.js';
 import {
-  compilePathPattern,
-  literalBaseOf,
-  type PathRoots,
-  resolvePath,
-  targetPathOf,
-} from './path-pattern.js';
-import { PATH_RULE_COVERAGE, type ParsedRule, parseRule, type RuleEffect } from './rule-parser.js';
+  FILE_READ_RULES,
+  FILE_WRITE_RULES,
+  PATH_RULE_COVERAGE,
+  type ParsedRule,
+  parseRule,
+  type SpecifierKind,
+} from './rule-parser.js';
+import { RuleSetMemo, type ShellAnalysis } from './rule-set-memo.js';
 import { namesPathOutside } from './shell-hazards.js';
 import {
   FILE_READING_COMMANDS,
@@ -17,6 +21,8 @@ import {
 } from './shell-risk.js';
 import { type SplitShellCommand, splitShellCommand } from './shell-split.js';
 import { compileToolPattern, type ToolNameMatcher } from './tool-pattern.js';
+
+export type { CompiledRule, RuleEvaluation } from './compiled-rule.js';
 
 /** Rules from one origin (a settings file, an agent definition, a session grant). */
 export interface RuleSource {
@@ -33,20 +39,14 @@ export interface RuleWarning {
   readonly message: string;
 }
 
-/** A rule with its matcher built. */
-export interface CompiledRule extends ParsedRule {
-  /** For specifier rules: does the call's subject (command, path, host, agent type, args) match? */
-  readonly test?: (subject: unknown) => boolean;
-  /** Index key a matching subject must have (see {@link RuleIndex}). */
-  readonly key?: string;
-}
-
 export interface ToolRules {
   readonly deny: readonly CompiledRule[];
   readonly ask: readonly CompiledRule[];
   readonly allow: readonly CompiledRule[];
   /** The same rules bucketed by key (a command's first word, a path's directory) for fast lookup. */
   readonly index: { readonly deny: RuleIndex; readonly ask: RuleIndex; readonly allow: RuleIndex };
+  /** The permission subjects these rules' specifiers are written for (`Bash(…)`: a command). */
+  readonly subjects: ReadonlySet<PermissionSubjectKind>;
 }
 
 /**
@@ -73,14 +73,8 @@ export interface CompiledRuleSet {
   wholeToolDenied(tool: string): CompiledRule | undefined;
   /** Changes whenever the rules do (a live set, see `LiveRuleSet`); absent: never changes. */
   version?(): number;
-}
-
-/** The outcome of matching a call against the rules. */
-export interface RuleEvaluation {
-  readonly effect: RuleEffect | 'none';
-  readonly rule?: CompiledRule;
-  /** Shell calls: the line's analysis, reused by approval modes. */
-  readonly shell?: { readonly readOnly: boolean; readonly destructive: boolean; readonly opaque: boolean };
+  /** What this set remembers of the shell lines it judged. */
+  readonly memo: RuleSetMemo;
 }
 
 const EMPTY_INDEX: RuleIndex = { whole: [], byKey: new Map(), rest: [] };
@@ -89,7 +83,23 @@ const EMPTY: ToolRules = {
   ask: [],
   allow: [],
   index: { deny: EMPTY_INDEX, ask: EMPTY_INDEX, allow: EMPTY_INDEX },
+  subjects: new Set(),
 };
+
+/** The subject a specifier of each kind is written for; `params` specifiers match the arguments. */
+const SUBJECT_OF_SPECIFIER: Readonly<Record<SpecifierKind, PermissionSubjectKind | undefined>> = {
+  command: 'command',
+  path: 'path',
+  domain: 'host',
+  'agent-type': 'agentType',
+  params: undefined,
+};
+
+function expectedSubject(rule: CompiledRule): PermissionSubjectKind | undefined {
+  return rule.kind === undefined || rule.specifier === undefined
+    ? undefined
+    : SUBJECT_OF_SPECIFIER[rule.kind];
+}
 
 type KeyedRule = CompiledRule;
 
@@ -97,7 +107,18 @@ function toolRules(all: readonly KeyedRule[]): ToolRules {
   const deny = all.filter((r) => r.effect === 'deny');
   const ask = all.filter((r) => r.effect === 'ask');
   const allow = all.filter((r) => r.effect === 'allow');
-  return { deny, ask, allow, index: { deny: indexOf(deny), ask: indexOf(ask), allow: indexOf(allow) } };
+  const subjects = new Set<PermissionSubjectKind>();
+  for (const r of all) {
+    const kind = expectedSubject(r);
+    if (kind !== undefined) subjects.add(kind);
+  }
+  return {
+    deny,
+    ask,
+    allow,
+    index: { deny: indexOf(deny), ask: indexOf(ask), allow: indexOf(allow) },
+    subjects,
+  };
 }
 
 function indexOf(rules: readonly KeyedRule[]): RuleIndex {
@@ -206,6 +227,7 @@ export function extendRuleSet(base: CompiledRuleSet, sources: readonly RuleSourc
     rulesFor,
     wholeToolDenied: (tool) => rulesFor(tool).deny.find((r) => r.specifier === undefined),
     ...(base.version ? { version: () => base.version!() } : {}),
+    memo: new RuleSetMemo(),
   };
 }
 
@@ -214,7 +236,7 @@ function compileRule(rule: ParsedRule, roots: PathRoots): { rule: CompiledRule }
   if (spec === undefined || rule.kind === undefined) return { rule };
   switch (rule.kind) {
     case 'command': {
-      // The matcher itself is the test (subjects are command strings): one call less per rule.
+      // The matcher itself is the test (only command subjects, strings, reach it): one call less per rule.
       const m = compileCommandPattern(spec) as (s: unknown) => boolean;
       const key = commandKeyOf(spec);
       return { rule: { ...rule, test: m, ...(key ? { key } : {}) } };
@@ -222,14 +244,14 @@ function compileRule(rule: ParsedRule, roots: PathRoots): { rule: CompiledRule }
     case 'path': {
       const m = compilePathPattern(spec, roots);
       const key = literalBaseOf(spec, roots);
-      return { rule: { ...rule, test: (s) => m(s as string), ...(key ? { key } : {}) } };
+      return { rule: { ...rule, test: (s) => typeof s === 'string' && m(s), ...(key ? { key } : {}) } };
     }
     case 'domain': {
       const d = spec
         .replace(/^domain:/i, '')
         .replace(/^\*\./, '')
         .toLowerCase();
-      return { rule: { ...rule, test: (s) => s === d || (s as string).endsWith(`.${d}`) } };
+      return { rule: { ...rule, test: (s) => typeof s === 'string' && (s === d || s.endsWith(`.${d}`)) } };
     }
     case 'agent-type': {
       const types = new Set(spec.split(',').map((t) => t.trim().toLowerCase()));
@@ -302,67 +324,98 @@ function buildIndex(rules: CompiledRule[], warnings: RuleWarning[], roots: PathR
     roots,
     rulesFor,
     wholeToolDenied: (tool) => rulesFor(tool).deny.find((r) => r.specifier === undefined),
+    memo: new RuleSetMemo(),
   };
 }
 
 /**
  * Matches one call against the rules: deny, then ask, then allow — the first effect with a
- * matching rule decides; which rule matched within an effect does not matter. Shell lines are
- * judged per simple command (see {@link evaluateShell}).
+ * matching rule decides; which rule matched within an effect does not matter. `subject` is what
+ * the tool's manifest names (`ToolSpec.permissionSubject`): a command line is judged per simple
+ * command (see {@link evaluateShell}), a path is resolved against the roots, a host matches its
+ * parent domains; without one, the rules match the arguments.
  */
-export function evaluateRules(set: CompiledRuleSet, tool: string, args: unknown): RuleEvaluation {
+export function evaluateRules(
+  set: CompiledRuleSet,
+  tool: string,
+  args: unknown,
+  subject: PermissionSubject | undefined,
+): RuleEvaluation {
   const rules = set.rulesFor(tool);
-  if (tool === 'shell') {
-    const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
-    const command = typeof a.command === 'string' ? a.command : '';
-    // The access and approval stages judge the same line against the same set: once is enough.
-    let cache = shellVerdicts.get(set);
-    // A live set (session rules) that changed since: its old verdicts no longer hold.
-    const version = set.version?.();
-    if (!cache || cache.version !== version) {
-      cache = Object.assign(new Map<string, RuleEvaluation>(), { version });
-      shellVerdicts.set(set, cache);
-    }
-    const hit = cache.get(command);
-    if (hit) return hit;
-    const out = evaluateShell(set, rules, command);
-    // Small on purpose: the hit that matters is the approval stage right after the access stage,
-    // and a large cache of fresh lines only feeds the old-generation GC (tail latency).
-    if (cache.size >= 64) cache.clear();
-    if (command.length <= 4096) cache.set(command, out);
-    return out;
+  const unmet = unmetRule(rules, subject);
+  if (unmet) return unmet;
+  if (subject?.kind === 'command') {
+    const command = subject.value;
+    const known = set.memo.verdict(command, set.version?.());
+    if (known) return known;
+    const judged = evaluateShell(set, rules, command);
+    set.memo.rememberVerdict(command, judged);
+    return judged;
   }
   if (rules === EMPTY) return { effect: 'none' };
-  const subject = subjectOf(tool, args, set.roots);
-  const keys =
-    typeof subject !== 'string'
-      ? []
-      : subject.startsWith('/')
-        ? ancestorsOf(subject)
-        : tool === 'web_fetch'
-          ? parentDomainsOf(subject)
-          : [subject.toLowerCase()];
+  if (!subjectMet(rules, subject)) return argumentRules(rules, args);
+  const { value, keys } = matchTarget(subject, args, set.roots);
   for (const effect of ['deny', 'ask', 'allow'] as const) {
-    const hit = findIndexed(rules.index[effect], keys, subject);
+    const hit = findIndexed(rules.index[effect], keys, value);
     if (hit) return { effect, rule: hit };
   }
   return { effect: 'none' };
 }
 
-function subjectOf(tool: string, args: unknown, roots: PathRoots): unknown {
-  const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
-  if (Object.hasOwn(PATH_RULE_COVERAGE, tool)) return targetPathOf(args, roots);
-  if (tool === 'web_fetch') return hostOf(a.url);
-  if (tool === 'agent') return a.subagent_type ?? a.agent ?? a.type ?? args;
-  return args;
+/**
+ * Fails closed when the tool's manifest does not name the subject a rule is written for (a tool
+ * called `shell` whose manifest names no command): its deny, then its ask rules hold for every
+ * call, and its allow rules for none.
+ */
+function unmetRule(rules: ToolRules, subject: PermissionSubject | undefined): RuleEvaluation | undefined {
+  if (subjectMet(rules, subject)) return undefined;
+  for (const effect of ['deny', 'ask'] as const) {
+    const rule = rules[effect].find((r) => {
+      const kind = expectedSubject(r);
+      return kind !== undefined && kind !== subject?.kind;
+    });
+    if (rule) return { effect, rule };
+  }
+  return undefined;
 }
 
-function hostOf(url: unknown): string {
-  if (typeof url !== 'string') return '';
-  try {
-    return new URL(url).hostname.toLowerCase();
-  } catch {
-    return '';
+/** True when every specifier of the tool's rules is written for the subject the call names. */
+function subjectMet(rules: ToolRules, subject: PermissionSubject | undefined): boolean {
+  if (rules.subjects.size === 0) return true;
+  return subject !== undefined && rules.subjects.size === 1 && rules.subjects.has(subject.kind);
+}
+
+/**
+ * A call whose subject the rules were not written for (after {@link unmetRule}): only whole-tool
+ * rules and `key:value` rules on its arguments can still decide.
+ */
+function argumentRules(rules: ToolRules, args: unknown): RuleEvaluation {
+  for (const effect of ['deny', 'ask', 'allow'] as const) {
+    const rule = rules[effect].find(
+      (r) => r.test === undefined || (expectedSubject(r) === undefined && r.test(args)),
+    );
+    if (rule) return { effect, rule };
+  }
+  return { effect: 'none' };
+}
+
+/** What specifier rules test, and the index keys a matching rule may be filed under. */
+function matchTarget(
+  subject: PermissionSubject | undefined,
+  args: unknown,
+  roots: PathRoots,
+): { readonly value: unknown; readonly keys: readonly string[] } {
+  if (subject === undefined) return { value: args, keys: [] };
+  switch (subject.kind) {
+    case 'path': {
+      const path = resolvePath(subject.value, roots);
+      return { value: path, keys: ancestorsOf(path) };
+    }
+    case 'host':
+      return { value: subject.value, keys: parentDomainsOf(subject.value) };
+    case 'command':
+    case 'agentType':
+      return { value: subject.value, keys: [subject.value.toLowerCase()] };
   }
 }
 
@@ -373,8 +426,6 @@ function hostOf(url: unknown): string {
  * not parse. Files a command reads (`cat .env`) or writes (`> f`) are also checked against the
  * read/edit path rules' deny and ask — they can only make the answer stricter.
  */
-const shellVerdicts = new WeakMap<CompiledRuleSet, Map<string, RuleEvaluation> & { version?: number }>();
-
 function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string): RuleEvaluation {
   const analysis = analyseShell(command);
   const split = analysis.split;
@@ -428,26 +479,13 @@ function evaluateShell(set: CompiledRuleSet, rules: ToolRules, command: string):
   return first ? { effect: 'allow', rule: first, shell } : { effect: 'none', shell };
 }
 
-interface ShellAnalysis {
-  readonly split: SplitShellCommand;
-  readonly shell: { readonly readOnly: boolean; readonly destructive: boolean; readonly opaque: boolean };
-}
-
-// The access and approval stages both judge the same command line; analysing it once is enough.
-// Pure function of the string, so a small bounded cache is safe.
-const analysisCache = new Map<string, ShellAnalysis>();
-
+// Only a verdict the set has not remembered needs the analysis, so the analysis itself is not kept.
 function analyseShell(command: string): ShellAnalysis {
-  const hit = analysisCache.get(command);
-  if (hit) return hit;
   const split = splitShellCommand(command);
-  const out: ShellAnalysis = {
+  return {
     split,
     shell: { readOnly: isReadOnlyShell(split), destructive: isDestructiveShell(split), opaque: split.opaque },
   };
-  if (analysisCache.size >= 128) analysisCache.clear();
-  if (command.length <= 4096) analysisCache.set(command, out);
-  return out;
 }
 
 /** Files a shell line reads and writes, resolved once, with their ancestor directories as index keys. */
@@ -498,14 +536,14 @@ function fileRuleHit(set: CompiledRuleSet, files: FileOps, effect: 'deny' | 'ask
   // Whole-tool read/edit rules say nothing about what a shell command may touch: keyed and
   // unkeyed specifier rules only.
   if (files.reads.length > 0) {
-    const idx = set.rulesFor('read_file').index[effect];
+    const idx = set.rulesFor(FILE_READ_RULES).index[effect];
     for (const f of files.reads) {
       const hit = findSpecified(idx, f.keys, f.abs);
       if (hit) return hit;
     }
   }
   if (files.writes.length > 0) {
-    const idx = set.rulesFor('write_file').index[effect];
+    const idx = set.rulesFor(FILE_WRITE_RULES).index[effect];
     for (const f of files.writes) {
       const hit = findSpecified(idx, f.keys, f.abs);
       if (hit) return hit;

@@ -1,5 +1,5 @@
 import { type PathRoots, resolvePath } from './path-pattern.js';
-import type { ShellSegment } from './shell-split.js';
+import type { ShellSegment } from './shell-segment.js';
 
 /**
  * What the usual read tools can do besides reading, from their arguments alone (pure). The shell

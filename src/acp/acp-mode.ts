@@ -4,7 +4,7 @@ import { isAbsolute, join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import type { ModelMessage } from '../agent/index.js';
-import { VERSION } from '../cli/version.js';
+import { packageVersion } from '../core/index.js';
 import type { EngineRuntimeFactory, HostApprovalMode } from '../protocol/index.js';
 import { trustGateFor } from '../protocol/stdio-mode.js';
 import { AcpSession } from './acp-session.js';
@@ -158,7 +158,7 @@ export async function runAcpMode(
         promptCapabilities: { image: false, audio: false, embeddedContext: false },
         mcpCapabilities: { http: true, sse: false },
       },
-      agentInfo: { name: 'twinline', title: 'Twinline', version: VERSION },
+      agentInfo: { name: 'twinline', title: 'Twinline', version: packageVersion() },
       authMethods: [],
     }))
     .onRequest('authenticate', () => ({}))

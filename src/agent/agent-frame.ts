@@ -1,10 +1,56 @@
-import type { Approver } from '../gateway/index.js';
+import type { Identity } from '../core/index.js';
+import type { Approver, ThirdPartyTextLedger } from '../gateway/index.js';
 import type { AgentFrameRef } from '../tools/index.js';
 import { type LinkedController, linkedController } from './abort.js';
-import type { SubagentRunMode } from './events.js';
+import type { BackgroundJobs } from './background-jobs.js';
+import type { AgentEventBus, SubagentRunMode } from './events.js';
 import type { ModelMessage, ModelProvider } from './providers/index.js';
-import type { AccessFrame, AccessGrant, SubagentDefinition } from './runtime-ports.js';
-import type { SessionRuntime } from './session-runtime.js';
+import type { ResourceTracker } from './resource-tracker.js';
+import type { RuntimeLimits } from './runtime-limits.js';
+import type {
+  AccessFrame,
+  AccessGrant,
+  AgentAccess,
+  AgentHooks,
+  SubagentDefinition,
+  ToolCatalog,
+  ToolInvoker,
+  UserQuestionHandler,
+} from './runtime-ports.js';
+import type { TaskBoard } from './task-board.js';
+
+/**
+ * State shared by every agent of one session: who is calling, the gateway and catalog, the
+ * access layer, the event bus, the shared task board, the live frames, and the tracker that
+ * proves cancellation complete.
+ */
+export interface SessionRuntime {
+  readonly sessionId: string;
+  readonly identity: Identity;
+  readonly cwd: string | undefined;
+  readonly domain: string;
+  readonly gateway: ToolInvoker;
+  readonly catalog: ToolCatalog;
+  readonly access: AgentAccess;
+  readonly definitions: ReadonlyMap<string, SubagentDefinition>;
+  readonly bus: AgentEventBus;
+  readonly tracker: ResourceTracker;
+  readonly board: TaskBoard;
+  readonly jobs: BackgroundJobs<AgentFrame>;
+  /** Replaced whole by `AgentSession.setLimits`; a run reads it when it starts. */
+  limits: RuntimeLimits;
+  /** The host's hooks on the agents' lifecycle (a host session); absent → none. */
+  readonly hooks: AgentHooks | undefined;
+  readonly trustedFolder: boolean;
+  readonly thirdPartyText: ThirdPartyTextLedger | undefined;
+  /** High-risk capabilities the user's prompts declared so far (grows per run, never from the model). */
+  declaredCapabilities: readonly string[] | undefined;
+  /** Live agent frames by id. */
+  readonly frames: Map<string, AgentFrame>;
+  userQuestion: UserQuestionHandler | undefined;
+  /** Counter for child ids. */
+  nextChild: number;
+}
 
 export interface TodoItem {
   readonly content: string;

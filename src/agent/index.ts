@@ -40,6 +40,7 @@ export * from './providers/index.js';
 export { ResourceTracker } from './resource-tracker.js';
 export { budgetStop, type RunBudget } from './run-budget.js';
 export type { RunResult } from './run-result.js';
+export { DEFAULT_LIMITS, type RuntimeLimits } from './runtime-limits.js';
 export type {
   AccessFrame,
   AccessGrant,
@@ -60,7 +61,6 @@ export {
   type RunOptions,
   SessionBusyError,
 } from './session.js';
-export { DEFAULT_LIMITS, type RuntimeLimits } from './session-runtime.js';
 export { TASK_STATUSES, TaskBoard, type TaskStatus, type TeamTask } from './task-board.js';
 export { declarationOf, declarationsFor } from './tool-declarations.js';
 export { type ControlToolOptions, createControlTools } from './tools/index.js';

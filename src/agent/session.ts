@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { assertModeAllowed, parseApprovalMode } from '../access/index.js';
 import { type Identity, TwinlineError } from '../core/index.js';
 import type { Approver, ThirdPartyTextLedger } from '../gateway/index.js';
-import { AgentFrame, type InboxMessage } from './agent-frame.js';
+import { AgentFrame, type InboxMessage, type SessionRuntime } from './agent-frame.js';
 import { BackgroundJobs } from './background-jobs.js';
 import { type AgentEvent, AgentEventBus, type AgentEventListener } from './events.js';
 import { runAgentLoop } from './loop.js';
@@ -11,6 +11,7 @@ import { createProvider, type ModelMessage, type ModelProvider } from './provide
 import { ResourceTracker } from './resource-tracker.js';
 import type { RunBudget } from './run-budget.js';
 import type { RunResult } from './run-result.js';
+import { DEFAULT_LIMITS, type RuntimeLimits } from './runtime-limits.js';
 import type {
   AccessGrant,
   AgentAccess,
@@ -21,7 +22,6 @@ import type {
   UserQuestionHandler,
 } from './runtime-ports.js';
 import { hostHookText } from './runtime-ports.js';
-import { DEFAULT_LIMITS, type RuntimeLimits, type SessionRuntime } from './session-runtime.js';
 import { TaskBoard } from './task-board.js';
 
 export interface AgentSessionOptions {

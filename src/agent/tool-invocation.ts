@@ -20,8 +20,8 @@ export async function invokeThroughGateway(
 ): Promise<GatewayResult> {
   const rt = frame.runtime;
   const callId = randomUUID();
-  const unbind = bindCall(callId, frame);
-  const ctx = callContextFor(frame, signal, route);
+  const bound = bindCall(frame);
+  const ctx: CallContext = { ...callContextFor(frame, signal, route), caller: bound.caller };
   try {
     return await rt.gateway.invoke({ id: callId, name: proposal.name, arguments: proposal.arguments }, ctx);
   } catch (err) {
@@ -45,7 +45,7 @@ export async function invokeThroughGateway(
       auditId: '',
     };
   } finally {
-    unbind();
+    bound.release();
   }
 }
 

@@ -1,8 +1,7 @@
 import { Command, CommanderError } from 'commander';
-import { TwinlineError } from '../core/index.js';
+import { packageVersion, TwinlineError } from '../core/index.js';
 import type { CommandModule } from './commands/index.js';
 import { EXIT_USAGE } from './exit-codes.js';
-import { VERSION } from './version.js';
 
 /**
  * Parses `argv` against `commands` and runs the chosen one. Returns the exit code. Errors Twinline
@@ -19,7 +18,7 @@ export async function runCommandLine(
     .description(
       'Twinline: every tool call an agent proposes passes one gateway the model cannot talk its way around.',
     )
-    .version(VERSION, '-V, --version')
+    .version(packageVersion(), '-V, --version')
     .showHelpAfterError()
     .allowExcessArguments(false)
     .exitOverride();

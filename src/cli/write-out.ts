@@ -3,7 +3,7 @@ import { writeSync } from 'node:fs';
 /**
  * Writes a one-shot command's whole result to standard output, synchronously on file descriptor 1.
  * Creating `process.stdout` loads Node's net/tty stream machinery, close to 10 ms of a cold start
- * (issue 11), for one write. A reader that went away (EPIPE) ends the output quietly, as `head`
+ * (docs/startup.md, "What keeps it fast"), for one write. A reader that went away (EPIPE) ends the output quietly, as `head`
  * expects; a non-blocking descriptor that is momentarily full (EAGAIN) is retried.
  */
 export function writeOut(text: string): void {

@@ -4,7 +4,7 @@ import { DATA_LEVELS } from '../core/index.js';
 /**
  * The schemas of the configuration files, built on first use: a run that takes the office domain
  * from the build-time snapshot (every one-shot command, the stream-json engine) never builds them,
- * and building zod schemas is a large part of a cold start (issue 11).
+ * and building zod schemas is a large part of a cold start (docs/startup.md, "What keeps it fast").
  */
 export function configSchemas(): ConfigSchemas {
   built ??= buildConfigSchemas();

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 
 /**
  * `node:crypto`, loaded on first use: loading it costs a cold process about 5 ms, and one-shot
- * commands that never hash (`route`, `scan`) import this module through `src/core` (issue 11).
+ * commands that never hash (`route`, `scan`) import this module through `src/core` (docs/startup.md, "Boundaries and module budgets").
  */
 let crypto: typeof import('node:crypto') | undefined;
 const loadCrypto = (): typeof import('node:crypto') =>

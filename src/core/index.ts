@@ -41,7 +41,10 @@ export {
 } from './telemetry-port.js';
 export {
   type AgentFrameRef,
+  type CallerHandle,
   type FieldTag,
+  type PermissionSubject,
+  type PermissionSubjectKind,
   type ProcessSandboxPort,
   RISK_LEVELS,
   type RiskLevel,
@@ -52,7 +55,9 @@ export {
   type ToolPermissions,
   type ToolSpec,
 } from './tool-manifest.js';
+export { toolUnavailable } from './tool-unavailable.js';
 export { maskUuids, uuidSpans } from './uuid-mask.js';
 export { uuidV7 } from './uuid-v7.js';
+export { packageVersion } from './version.js';
 export { segmentedText, wholeWords, wordTokens } from './words.js';
 export { type LinedYaml, parseYamlWithLineNumbers, yamlPackage } from './yaml-package.js';

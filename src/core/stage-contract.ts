@@ -1,6 +1,6 @@
 import type { StageDecision } from './decision.js';
 import type { Identity } from './identity.js';
-import type { AgentFrameRef, ToolSpec } from './tool-manifest.js';
+import type { AgentFrameRef, CallerHandle, ToolSpec } from './tool-manifest.js';
 
 // The stage contract every layer implements (docs/architecture.md, "One boundary"): access,
 // policy, gates and resilience import it from here, so none of them imports the gateway, and
@@ -99,6 +99,8 @@ export interface CallContext {
   readonly now?: () => Date;
   /** Per-layer extension data keyed by stage name (access state, policy inputs, …). */
   readonly extensions?: Readonly<Record<string, unknown>>;
+  /** Who issued the call, for the tool that runs it (see {@link CallerHandle}); no stage reads it. */
+  readonly caller?: CallerHandle;
 }
 
 /** A pre-execution stage. Returns `allow` to continue; the first non-allow verdict ends the call. */

@@ -36,6 +36,31 @@ export interface ToolPermissions {
  */
 export type FieldTag = string;
 
+/**
+ * What a call's permission rules are matched against, as the tool's manifest names it
+ * (docs/access.md, "Permission rules"): the command line of a shell call, the path a file tool
+ * touches (as written; resolved against the project roots), the host a fetch reaches, the type of
+ * agent a spawn starts. A tool that names none is matched on its arguments (`Tool(key:value)`).
+ */
+export interface PermissionSubject {
+  readonly kind: PermissionSubjectKind;
+  readonly value: string;
+}
+
+/** See {@link PermissionSubject}. */
+export type PermissionSubjectKind = 'command' | 'path' | 'host' | 'agentType';
+
+declare const CALLER_HANDLE: unique symbol;
+
+/**
+ * Whoever issued a call, as the runtime that made the call knows it (an agent session: the
+ * calling agent). Opaque to the gateway and to every tool: only the runtime that set it can read
+ * it back, and only while the call runs (docs/agent.md, "Control tools").
+ */
+export interface CallerHandle {
+  readonly [CALLER_HANDLE]: 'caller';
+}
+
 /** Context a tool's `execute` receives. Identity comes from trusted ingress, never from args. */
 export interface ToolExecutionContext {
   readonly identity: Identity;
@@ -56,6 +81,8 @@ export interface ToolExecutionContext {
   readonly sandbox?: SandboxGrant;
   /** Tells the gateway which profile the call's processes actually ran under (for the audit). */
   readonly reportSandbox?: (profile: SandboxProfile) => void;
+  /** The caller the runtime named in the call's context (`CallContext.caller`), passed through. */
+  readonly caller?: CallerHandle;
 }
 
 /**
@@ -119,5 +146,11 @@ export interface ToolSpec<I = any, O = unknown> {
   readonly tenants?: readonly string[];
   /** Tools that start processes (`shell`): how those processes are confined. */
   readonly sandbox?: ProcessSandboxPort;
+  /**
+   * The subject permission rules match for a call (see {@link PermissionSubject}), from the raw
+   * arguments: it runs before the schema does, so it must accept anything. Undefined: the rules
+   * match the arguments themselves.
+   */
+  readonly permissionSubject?: (args: unknown) => PermissionSubject | undefined;
   readonly execute: (args: I, ctx: ToolExecutionContext) => Promise<O>;
 }

@@ -1,22 +1,4 @@
-export {
-  BUCKETS,
-  CanaryService,
-  type CanaryStatus,
-  type ConfigVersion,
-  type ConfigVersionSnapshot,
-  DEFAULT_ROLLBACK_POLICY,
-  decideRollback,
-  hashConfigVersion,
-  inCanary,
-  percentToBasisPoints,
-  type ResolvedConfigVersion,
-  type RollbackPolicy,
-  type Rollout,
-  resolveConfigVersion,
-  successRate,
-  userBucket,
-  type VersionMetrics,
-} from './canary/index.js';
+export type { CanaryCommandOptions } from './canary-cli.js';
 export {
   type BaselineComparison,
   type ChangedScenario,
@@ -26,7 +8,8 @@ export {
   gateViolations,
 } from './compare-baseline.js';
 export { type Entitlement, EntitlementOracle, type ExecutedCall } from './entitlement-oracle.js';
-export { CanaryError, EvalSuiteError } from './errors.js';
+export { EvalSuiteError } from './errors.js';
+export type { EvalCommandOptions } from './eval-cli.js';
 export { renderHtmlReport } from './html-report.js';
 export {
   judgeModelConsulted,

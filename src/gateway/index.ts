@@ -1,3 +1,4 @@
+export { toolUnavailable } from '../core/index.js';
 export { type ExecutionOutcome, executeWithTimeout } from './execute-with-timeout.js';
 export { freezeShared, isSharedFrozen, outputJson } from './frozen-output.js';
 export { renderModelContent } from './model-content.js';
@@ -43,4 +44,3 @@ export type {
   ToolHookAnswer,
   ToolHooks,
 } from './types.js';
-export { toolUnavailable } from './unavailable.js';

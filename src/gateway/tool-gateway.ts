@@ -9,6 +9,7 @@ import {
   type SandboxProfile,
   type StageDecision,
   TwinlineError,
+  toolUnavailable,
   uuidV7,
   type Verdict,
 } from '../core/index.js';
@@ -27,7 +28,6 @@ import type {
   ResultStage,
   ToolCall,
 } from './types.js';
-import { toolUnavailable } from './unavailable.js';
 
 /** Where the gateway looks tools up (a `ToolRegistry`, or anything with an O(1) `get`). */
 export interface ToolLookup {
@@ -360,6 +360,7 @@ export class ToolGateway {
           ...(ctx.agent ? { agent: ctx.agent } : {}),
           ...(ctx.idempotencyKey ? { idempotencyKey: ctx.idempotencyKey } : {}),
           ...(ctx.cwd ? { cwd: ctx.cwd } : {}),
+          ...(ctx.caller ? { caller: ctx.caller } : {}),
           ...(sandbox ? { sandbox } : {}),
           reportSandbox: (profile) => {
             ranUnder = profile;

@@ -1,7 +1,7 @@
 import { ConfigError } from '../core/index.js';
 
 /**
- * The two lines are separate trust chains (seed 004 §1.3): their tool allowlists must be disjoint.
+ * The two lines are separate trust chains (docs/lines.md, "Two trust chains"): their tool allowlists must be disjoint.
  * Throws a `ConfigError` naming the shared tools unless overlap is explicitly allowed.
  */
 export function assertDisjointAllowlists(

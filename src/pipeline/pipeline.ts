@@ -152,8 +152,13 @@ export class Pipeline {
   #decisionStage(slot: DecisionSlot, site: GatewaySite, profile: PipelineProfile): GatewayStage | undefined {
     const { layers } = this;
     switch (slot) {
-      case 'access':
-        return createAccessStage(site.allow ? { defaultState: allowlistState(site.allow) } : {});
+      case 'access': {
+        const resolveTool = site.resolveTool ?? ((n: string) => site.tools.get(n));
+        return createAccessStage({
+          resolveTool,
+          ...(site.allow ? { defaultState: allowlistState(site.allow) } : {}),
+        });
+      }
       case 'schema':
         return schemaStage;
       case 'policy':

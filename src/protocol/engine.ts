@@ -134,7 +134,7 @@ export class StreamJsonEngine {
   constructor(private readonly opts: EngineOptions) {
     this.maxLineChars = opts.maxLineChars ?? DEFAULT_MAX_LINE_CHARS;
     this.decoder = new LineDecoder(this.maxLineChars);
-    // Qwen's SDK picks the session id and stamps it everywhere: adopt it (G7).
+    // Qwen's SDK picks the session id and stamps it everywhere: adopt it (docs/protocol.md, "Dialects").
     this.sessionId = opts.args.sessionId ?? randomUUID();
     this.model = opts.args.model ?? opts.env['TWINLINE_MODEL'] ?? 'default';
     this.permissionTimeoutMs = opts.permissionTimeoutMs ?? 60_000;
@@ -355,7 +355,7 @@ export class StreamJsonEngine {
         const disallowed = req['disallowedTools'];
         if (Array.isArray(disallowed)) this.disallowedFromInitialize = disallowed.map(String);
         const timeout = req['timeout'] as { canUseTool?: number } | undefined;
-        // Never wait less than the host itself would (G14); cap at 10 minutes.
+        // Never wait less than the host itself would (docs/protocol.md, "Running it"); cap at 10 minutes.
         if (timeout?.canUseTool)
           this.permissionTimeoutMs = Math.min(Math.max(timeout.canUseTool, 1000), 600_000);
         const hooks = req['hooks'];

@@ -1,4 +1,4 @@
-import { VERSION } from '../cli/version.js';
+import { packageVersion } from '../core/index.js';
 import { parseStreamJsonArgs } from './argv.js';
 import { ControlTrace } from './control-trace.js';
 import { StreamJsonEngine } from './engine.js';
@@ -116,7 +116,7 @@ export async function runStdioMode(
       createRuntime: factory,
       permissionTimeoutMs: envNumber(env, 'TWINLINE_PERMISSION_TIMEOUT_MS'),
       maxLineChars: envNumber(env, 'TWINLINE_MAX_LINE_CHARS'),
-      version: VERSION,
+      version: packageVersion(),
       onDone: finish,
     });
     process.stdout.on('error', (err: Error) => {

@@ -1,10 +1,10 @@
 import CircuitBreaker from 'opossum';
+import type { BreakerState } from './breaker-state.js';
 import type { SharedBreakerState } from './shared-breaker-state.js';
 import { isToolFault, ToolTimeoutError } from './tool-fault.js';
 import { ToolWideBreaker, type ToolWideBreakerOptions } from './tool-wide-breaker.js';
 
-/** The state a breaker reports, for the gateway decision, the console and `/metrics`. */
-export type BreakerState = 'closed' | 'open' | 'half_open';
+export type { BreakerState } from './breaker-state.js';
 
 export interface BreakerOptions {
   /** Open when more than this share of calls in the window failed or were too slow (seed: 30%). */

@@ -1,4 +1,4 @@
-import type { BreakerState } from './breakers.js';
+import type { BreakerState } from './breaker-state.js';
 
 export interface ToolWideBreakerOptions {
   /**

@@ -1,5 +1,5 @@
 import { configSource, configuredStore, loadConfig } from '../config/index.js';
-import { ConfigError, importExternal } from '../core/index.js';
+import { ConfigError, importExternal, packageVersion } from '../core/index.js';
 import { createPlatform, type Platform, type PlatformOptions } from '../platform/index.js';
 import type { AuditRecord } from '../store/index.js';
 import { createLogger, type Tracing, type TwinlineLogger } from '../telemetry/index.js';
@@ -87,10 +87,9 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   // The metrics exist before the platform (its gateways report to them); their gauges read it after.
   let current: Platform | undefined;
   const metrics = new ServerMetrics(() => current);
-  const { VERSION } = await import('../cli/version.js');
   const { Telemetry, tracingFromEnv } = await import('../telemetry/index.js');
   // Off unless the OTEL_* variables turn it on; the SDK is loaded only then.
-  const tracing = options.tracing ?? (await tracingFromEnv(env, { version: VERSION }));
+  const tracing = options.tracing ?? (await tracingFromEnv(env, { version: packageVersion() }));
   const telemetry = new Telemetry({ tracer: tracing?.tracer, metrics });
   const platformOptions = {
     ...options.platform,
@@ -120,7 +119,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     );
   });
   // Canary roll-outs (`twinline canary …`) pick each user's config version; all share the store.
-  const { CanaryService } = await import('../eval/canary/index.js');
+  const { CanaryService } = await import('../rollout/index.js');
   const versions = new VersionRouter(
     platform,
     new CanaryService(platform.store),
@@ -145,7 +144,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
     auditorRoles: auth.auditorRoles,
     metrics,
     metricsKeys: auth.metricsKeys,
-    version: VERSION,
+    version: packageVersion(),
     platformFor: (identity) => versions.platformFor(identity),
   });
   const host = options.host ?? '127.0.0.1';
@@ -180,7 +179,7 @@ export async function startServer(options: ServeOptions = {}): Promise<RunningSe
   sweep.unref();
 
   const store = configuredStore(config, env);
-  log(`Twinline ${VERSION} serving ${config.domain} on ${platform.store.dialect}`);
+  log(`Twinline ${packageVersion()} serving ${config.domain} on ${platform.store.dialect}`);
   log(`  Config:  ${config.file} (${source.via})`);
   log(`  Data:    ${config.dataDir}${'sqliteFile' in store ? ` (store ${store.sqliteFile})` : ''}`);
   log(`  API:     ${url}/v1  (OpenAPI: ${url}/openapi.json)`);

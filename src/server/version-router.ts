@@ -1,6 +1,6 @@
 import type { Identity } from '../core/index.js';
-import type { CanaryService, ConfigVersionSnapshot } from '../eval/canary/index.js';
 import type { Platform } from '../platform/index.js';
+import type { CanaryService, ConfigVersionSnapshot } from '../rollout/index.js';
 
 /** The platform that serves one identity, and the config version it runs. */
 export interface VersionChoice {

@@ -15,7 +15,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { TelemetryError } from './errors.js';
 import { OtelTracer } from './tracing.js';
-import { type Env, type Tracing, tracingExporters } from './tracing-env.js';
+import { type Env, type Tracing, tracingExporters } from './tracing-exporters.js';
 
 /** `tracingFromEnv` once the environment turned tracing on (see tracing-env.ts). */
 export function tracingFromEnvNow(env: Env, service: { version?: string } = {}): Tracing | undefined {

@@ -2,7 +2,10 @@
 // (docs/architecture.md, "Where it differs"); this module builds, checks and registers manifests.
 export {
   type AgentFrameRef,
+  type CallerHandle,
   type FieldTag,
+  type PermissionSubject,
+  type PermissionSubjectKind,
   type ProcessSandboxPort,
   RISK_LEVELS,
   type RiskLevel,

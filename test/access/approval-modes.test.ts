@@ -10,85 +10,37 @@ import type { ToolKind } from '../../src/tools/index.js';
 import { approve } from './fixtures.js';
 
 /**
- * The modes table as the docs print it: per kind, per mode, for a read-only / mutating call.
- * Cell: [read-only call, mutating call]. `auto` edit rows are for a safe in-project path / a
- * protected one; `auto` shell for read-only / destructive; `auto` domain/mcp: read-only or low risk / high risk.
+ * The modes table as the docs print it (docs/access.md, "Approval modes"): per kind, per mode,
+ * the verdict for a read-only call / a mutating call. `auto` edit cells are for a safe in-project
+ * path / a protected one; `auto` shell for read-only / destructive; `auto` domain/mcp: read-only
+ * or low risk / high risk.
  */
-type V = 'allow' | 'ask' | 'deny';
-const EXPECTED: Record<ToolKind, Record<ApprovalMode, [V, V]>> = {
-  read: {
-    plan: ['allow', 'allow'],
-    default: ['allow', 'allow'],
-    'auto-edit': ['allow', 'allow'],
-    auto: ['allow', 'allow'],
-    yolo: ['allow', 'allow'],
-    bubble: ['allow', 'allow'],
-  },
-  edit: {
-    plan: ['deny', 'deny'],
-    default: ['ask', 'ask'],
-    'auto-edit': ['allow', 'allow'],
-    auto: ['allow', 'ask'],
-    yolo: ['allow', 'allow'],
-    bubble: ['ask', 'ask'],
-  },
-  shell: {
-    plan: ['allow', 'deny'],
-    default: ['allow', 'ask'],
-    'auto-edit': ['allow', 'ask'],
-    auto: ['allow', 'deny'],
-    yolo: ['allow', 'allow'],
-    bubble: ['allow', 'ask'],
-  },
-  fetch: {
-    plan: ['ask', 'ask'],
-    default: ['ask', 'ask'],
-    'auto-edit': ['allow', 'allow'],
-    auto: ['allow', 'allow'],
-    yolo: ['allow', 'allow'],
-    bubble: ['ask', 'ask'],
-  },
-  mcp: {
-    plan: ['ask', 'deny'],
-    default: ['ask', 'ask'],
-    'auto-edit': ['ask', 'ask'],
-    auto: ['allow', 'ask'],
-    yolo: ['allow', 'allow'],
-    bubble: ['ask', 'ask'],
-  },
-  agent: {
-    plan: ['ask', 'ask'],
-    default: ['ask', 'ask'],
-    'auto-edit': ['allow', 'allow'],
-    auto: ['allow', 'allow'],
-    yolo: ['allow', 'allow'],
-    bubble: ['ask', 'ask'],
-  },
-  domain: {
-    plan: ['allow', 'deny'],
-    default: ['allow', 'ask'],
-    'auto-edit': ['allow', 'ask'],
-    auto: ['allow', 'ask'],
-    yolo: ['allow', 'allow'],
-    bubble: ['allow', 'ask'],
-  },
-  control: {
-    plan: ['allow', 'allow'],
-    default: ['allow', 'allow'],
-    'auto-edit': ['allow', 'allow'],
-    auto: ['allow', 'allow'],
-    yolo: ['allow', 'allow'],
-    bubble: ['allow', 'allow'],
-  },
-};
+const EXPECTED = `
+kind     plan         default      auto-edit    auto         yolo         bubble
+read     allow/allow  allow/allow  allow/allow  allow/allow  allow/allow  allow/allow
+edit     deny/deny    ask/ask      allow/allow  allow/ask    allow/allow  ask/ask
+shell    allow/deny   allow/ask    allow/ask    allow/deny   allow/allow  allow/ask
+fetch    ask/ask      ask/ask      allow/allow  allow/allow  allow/allow  ask/ask
+mcp      ask/deny     ask/ask      ask/ask      allow/ask    allow/allow  ask/ask
+agent    ask/ask      ask/ask      allow/allow  allow/allow  allow/allow  ask/ask
+domain   allow/deny   allow/ask    allow/ask    allow/ask    allow/allow  allow/ask
+control  allow/allow  allow/allow  allow/allow  allow/allow  allow/allow  allow/allow
+`;
 
-const rows = Object.entries(EXPECTED).flatMap(([kind, modes]) =>
-  Object.entries(modes).map(([mode, cells]) => [kind as ToolKind, mode as ApprovalMode, cells] as const),
-);
+type V = 'allow' | 'ask' | 'deny';
+const [header = '', ...body] = EXPECTED.trim().split('\n');
+const modes = header.split(/\s+/).slice(1) as ApprovalMode[];
+const rows = body.flatMap((line) => {
+  const [kind, ...cells] = line.split(/\s+/);
+  return cells.map((cell, i) => [kind as ToolKind, modes[i]!, cell.split('/') as [V, V]] as const);
+});
 
 describe('approval modes × tool kinds', () => {
   it('the table covers every kind and mode', () => {
-    expect(rows).toHaveLength(Object.keys(MODE_TABLE).length * APPROVAL_MODES.length);
+    expect([...modes].sort()).toEqual([...APPROVAL_MODES].sort());
+    expect(new Set(rows.map(([kind, mode]) => `${kind} ${mode}`)).size).toBe(
+      Object.keys(MODE_TABLE).length * APPROVAL_MODES.length,
+    );
   });
 
   it.each(rows)('%s in %s → %j', (kind, mode, [ro, mut]) => {
@@ -137,14 +89,23 @@ describe('approval modes × tool kinds', () => {
   });
 
   it('reads outside the project ask (except yolo), in-project reads run; read-only shell too', () => {
+    // [tool, arguments, verdict ('asked': ask or deny, never allow)]
+    const calls: [string, Record<string, string>, 'ask' | 'allow' | 'asked'][] = [
+      ['read_file', { file_path: '~/.ssh/id_rsa' }, 'ask'],
+      ['grep', { pattern: 'x', path: '/etc' }, 'ask'],
+      ['read_file', { file_path: 'src/a.ts' }, 'allow'],
+      ['shell', { command: 'cat ~/.ssh/id_rsa' }, 'asked'],
+      ['shell', { command: 'cd /etc && cat passwd' }, 'asked'],
+      ['shell', { command: 'ls /' }, 'asked'],
+      ['shell', { command: 'cat README.md | wc -l' }, 'allow'],
+    ];
     for (const mode of ['plan', 'default', 'auto-edit', 'auto', 'bubble'] as const) {
-      expect(approve(mode, 'read_file', { file_path: '~/.ssh/id_rsa' }).verdict).toBe('ask');
-      expect(approve(mode, 'grep', { pattern: 'x', path: '/etc' }).verdict).toBe('ask');
-      expect(approve(mode, 'read_file', { file_path: 'src/a.ts' }).verdict).toBe('allow');
-      expect(approve(mode, 'shell', { command: 'cat ~/.ssh/id_rsa' }).verdict).not.toBe('allow');
-      expect(approve(mode, 'shell', { command: 'cd /etc && cat passwd' }).verdict).not.toBe('allow');
-      expect(approve(mode, 'shell', { command: 'ls /' }).verdict).not.toBe('allow');
-      expect(approve(mode, 'shell', { command: 'cat README.md | wc -l' }).verdict).toBe('allow');
+      for (const [tool, args, expected] of calls) {
+        const { verdict } = approve(mode, tool, args);
+        if (expected === 'asked')
+          expect(verdict, `${mode} ${tool} ${JSON.stringify(args)}`).not.toBe('allow');
+        else expect(verdict, `${mode} ${tool} ${JSON.stringify(args)}`).toBe(expected);
+      }
     }
     expect(approve('yolo', 'read_file', { file_path: '/etc/passwd' }).verdict).toBe('allow');
   });
@@ -170,7 +131,7 @@ describe('approval modes × tool kinds', () => {
   });
 });
 
-describe('seed 003 table, row by row (policy qwen-compatible) and our narrow policy', () => {
+describe('sub-agent mode table, row by row (policy qwen-compatible) and our narrow policy', () => {
   // [parent, definition mode, trusted, qwen-compatible, narrow]
   const table: [ApprovalMode, ApprovalMode | undefined, boolean, ApprovalMode, ApprovalMode][] = [
     // row 1: parent yolo / auto-edit / auto wins even over a stricter definition

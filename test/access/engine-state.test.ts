@@ -18,6 +18,7 @@ import {
 } from '../../src/access/index.js';
 import type { Identity } from '../../src/core/index.js';
 import { createEditTool, createWriteFileTool, protectedPathCheck } from '../../src/tools/workspace/index.js';
+import { builtinSpec, subjectOf } from './fixtures.js';
 
 const ROOTS: PathRoots = {
   projectRoot: '/proj',
@@ -89,10 +90,12 @@ describe('engine state: one list, matched lexically with every path trick', () =
 
   it.each(PATHS)('write_file %s → refused: %s', (path, refused) => {
     for (const mode of APPROVAL_MODES) {
-      const access = checkAccess(state(mode, ['Write', 'Edit', 'write_file(**)']), 'write_file', {
-        path,
-        content: 'x',
-      });
+      const access = checkAccess(
+        state(mode, ['Write', 'Edit', 'write_file(**)']),
+        'write_file',
+        { path, content: 'x' },
+        builtinSpec,
+      );
       expect(access.ruleId === ENGINE_STATE_RULE_ID, `${mode}: ${access.ruleId}`).toBe(refused);
       if (refused) expect(access.verdict).toBe('deny');
       const approval = approvalFor(state(mode, ['Write']), 'write_file', { path, content: 'x' }, undefined);
@@ -103,13 +106,16 @@ describe('engine state: one list, matched lexically with every path trick', () =
   it('checks every path argument, the bridge target, and manifests that declare kind edit', () => {
     const s = state('yolo', ['Write', 'tool_call']);
     expect(
-      checkAccess(s, 'write_file', { path: 'ok.txt', file_path: '.twinline/settings.json' }).ruleId,
+      checkAccess(s, 'write_file', { path: 'ok.txt', file_path: '.twinline/settings.json' }, builtinSpec)
+        .ruleId,
     ).toBe(ENGINE_STATE_RULE_ID);
     expect(
-      checkAccess(s, 'tool_call', {
-        name: 'write_file',
-        arguments: { path: '.twinline/settings.json', content: '{}' },
-      }).ruleId,
+      checkAccess(
+        s,
+        'tool_call',
+        { name: 'write_file', arguments: { path: '.twinline/settings.json', content: '{}' } },
+        builtinSpec,
+      ).ruleId,
     ).toBe(ENGINE_STATE_RULE_ID);
     const spec = {
       kind: 'edit' as const,
@@ -135,9 +141,9 @@ describe('engine state: one list, matched lexically with every path trick', () =
           const dir = upper ? '.TwinLine' : '.twinline';
           const path = [...(dot ? ['.'] : []), ...detour, ...up, dir, file].join('/');
           expect(isEngineStatePath(`/proj/${path}`, STATE)).toBeDefined();
-          expect(checkAccess(state('yolo', ['Write']), 'write_file', { path, content: '' }).ruleId).toBe(
-            ENGINE_STATE_RULE_ID,
-          );
+          expect(
+            checkAccess(state('yolo', ['Write']), 'write_file', { path, content: '' }, builtinSpec).ruleId,
+          ).toBe(ENGINE_STATE_RULE_ID);
         },
       ),
       { numRuns: 200, seed: 1617 },
@@ -155,16 +161,27 @@ describe('engine state: one list, matched lexically with every path trick', () =
     for (const command of lines) {
       expect(shellNamesEngineState(command, ROOTS), command).toBe(true);
       for (const mode of APPROVAL_MODES) {
-        const d = approvalFor(state(mode, ['Bash']), 'shell', { command }, undefined);
+        const d = approvalFor(
+          state(mode, ['Bash']),
+          'shell',
+          { command },
+          undefined,
+          false,
+          subjectOf('shell', { command }),
+        );
         expect(d.verdict, `${mode}: ${command}`).toBe('ask');
         expect(d.ruleId).toBe(`${ENGINE_STATE_RULE_ID}.shell`);
       }
     }
     expect(shellNamesEngineState('ls src && cat README.md', ROOTS)).toBe(false);
-    expect(evaluateRules(state('yolo', ['Bash']).rules, 'shell', { command: 'ls src' }).effect).toBe('allow');
+    const ls = { command: 'ls src' };
+    expect(evaluateRules(state('yolo', ['Bash']).rules, 'shell', ls, subjectOf('shell', ls)).effect).toBe(
+      'allow',
+    );
     // a deny rule still wins over the built-in ask
     const denied = compileRuleSet([{ source: 's', deny: ['Bash(cat *)'] }], ROOTS);
-    expect(evaluateRules(denied, 'shell', { command: 'cat .twinline/settings.json' }).effect).toBe('deny');
+    const cat = { command: 'cat .twinline/settings.json' };
+    expect(evaluateRules(denied, 'shell', cat, subjectOf('shell', cat)).effect).toBe('deny');
   });
 });
 

@@ -16,7 +16,22 @@ import {
   type RuleSource,
   resolveAgentTools,
 } from '../../src/access/index.js';
-import type { StageDecision } from '../../src/core/index.js';
+import { createControlTools } from '../../src/agent/index.js';
+import type { PermissionSubject, StageDecision, ToolSpec } from '../../src/core/index.js';
+import { createWorkspaceTools } from '../../src/tools/workspace/index.js';
+
+/** The shipped manifests by name: each names the permission subject of its calls. */
+export const BUILTIN_SPECS: ReadonlyMap<string, ToolSpec> = new Map(
+  [...createWorkspaceTools(), ...createControlTools({ allowedRoles: ['developer'] })].map((s) => [s.name, s]),
+);
+
+/** The shipped manifest of a tool, if there is one (a resolver for `checkAccess`). */
+export const builtinSpec = (name: string): ToolSpec | undefined => BUILTIN_SPECS.get(name);
+
+/** What the permission rules match for a call, as the shipped manifest of `tool` names it. */
+export function subjectOf(tool: string, args: unknown): PermissionSubject | undefined {
+  return builtinSpec(tool)?.permissionSubject?.(args);
+}
 
 export const ROOTS: PathRoots = { projectRoot: '/proj', cwd: '/proj', home: '/home/u' };
 
@@ -34,7 +49,7 @@ export function rules(src: Omit<RuleSource, 'source'>, roots: PathRoots = ROOTS)
 }
 
 export function ruleEffect(src: Omit<RuleSource, 'source'>, tool: string, args: unknown): string {
-  return evaluateRules(rules(src), tool, args).effect;
+  return evaluateRules(rules(src), tool, args, subjectOf(tool, args)).effect;
 }
 
 /** The main agent's resolution over some tools. */
@@ -87,10 +102,13 @@ export function stateFor(
 }
 
 export function access(state: AccessState, name: string, args: unknown = {}): StageDecision {
-  return checkAccess(state, name, args);
+  return checkAccess(state, name, args, builtinSpec);
 }
 
-/** The approval verdict for a call in a mode (manifest-less: kind from the name). */
+/**
+ * The approval verdict for a call in a mode (manifest-less: kind from the name; the permission
+ * subject from the shipped manifest of that name).
+ */
 export function approve(
   mode: ApprovalMode,
   name: string,
@@ -99,5 +117,12 @@ export function approve(
   spec?: Parameters<typeof approvalFor>[3],
   background = false,
 ): StageDecision {
-  return approvalFor({ rules: rules(src), mode, background }, name, args, spec);
+  return approvalFor(
+    { rules: rules(src), mode, background },
+    name,
+    args,
+    spec,
+    false,
+    (spec ?? builtinSpec(name))?.permissionSubject?.(args),
+  );
 }

@@ -227,7 +227,7 @@ describe('optimised shell rule evaluation decides exactly as the previous implem
         const set = compileRuleSet([{ source: 'p', ...src }], roots);
         const old = oracleCompileRuleSet([{ source: 'p', ...src }], roots);
         for (const command of lines) {
-          const a = evaluateRules(set, 'shell', { command });
+          const a = evaluateRules(set, 'shell', { command }, { kind: 'command', value: command });
           const b = oracleEvaluateRules(old, 'shell', { command });
           expect(a.effect).toBe(b.effect);
           expect(a.rule?.text).toBe(b.rule?.text);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileRuleSet, networkAllowanceOf } from '../../src/access/index.js';
+import { commandSubject } from '../../src/tools/index.js';
 import { approve, ROOTS } from './fixtures.js';
 
 /** A shell manifest whose sandbox is (or is not) available, as the real shell tool declares it. */
@@ -8,6 +9,7 @@ const shellSpec = (available: boolean) => ({
   annotations: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
   riskLevel: 'medium' as const,
   sandbox: { available: () => available, describe: () => (available ? 'sandbox' : 'no sandbox') },
+  permissionSubject: commandSubject,
 });
 
 describe('the sandbox profile follows the approval', () => {

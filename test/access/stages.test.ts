@@ -16,7 +16,7 @@ import {
 } from '../../src/access/index.js';
 import type { ApprovalRequest, Approver, CallContext } from '../../src/gateway/index.js';
 import { ToolGateway } from '../../src/gateway/index.js';
-import type { ToolKind, ToolSpec } from '../../src/tools/index.js';
+import { commandSubject, type ToolKind, type ToolSpec } from '../../src/tools/index.js';
 import { ROOTS } from './fixtures.js';
 
 function spec(name: string, kind: ToolKind, readOnly = false): ToolSpec {
@@ -32,7 +32,12 @@ function spec(name: string, kind: ToolKind, readOnly = false): ToolSpec {
     kind,
     // The shell manifest says its processes are confined (the real shell tool's sandbox probe
     // answers this; test/tools/workspace/sandbox.test.ts covers the tool itself).
-    ...(kind === 'shell' ? { sandbox: { available: () => true, describe: () => 'test sandbox' } } : {}),
+    ...(kind === 'shell'
+      ? {
+          sandbox: { available: () => true, describe: () => 'test sandbox' },
+          permissionSubject: commandSubject,
+        }
+      : {}),
     execute: async () => ({ ok: true }),
   };
 }

@@ -15,7 +15,7 @@ import {
   resolveAgentTools,
   resolveSubagentMode,
 } from '../../src/access/index.js';
-import { ROOTS } from './fixtures.js';
+import { builtinSpec, ROOTS } from './fixtures.js';
 
 const EXTRA = [
   'mcp__slack__post',
@@ -102,7 +102,7 @@ describe('access invariants (fast-check)', () => {
             background: def.background,
             depth,
           };
-          const d = checkAccess(state, t.probe, {});
+          const d = checkAccess(state, t.probe, {}, builtinSpec);
           if (!child.allowed.has(t.probe)) {
             expect(d).toMatchObject({
               verdict: 'deny',
@@ -112,7 +112,7 @@ describe('access invariants (fast-check)', () => {
           }
           // the bridge never reaches beyond the set
           if (child.allowed.has('tool_call') && !child.allowed.has(t.probe)) {
-            expect(checkAccess(state, 'tool_call', { name: t.probe }).verdict).toBe('deny');
+            expect(checkAccess(state, 'tool_call', { name: t.probe }, builtinSpec).verdict).toBe('deny');
           }
           parent = child;
           parentMode = mode;
@@ -149,14 +149,16 @@ describe('access invariants (fast-check)', () => {
         fc.anything(),
         fc.constantFrom(...UNIVERSE, 'no_such_tool'),
         (command, args, tool) => {
-          const shell = checkAccess(state, 'shell', { command });
+          const shell = checkAccess(state, 'shell', { command }, builtinSpec);
           expect(['allow', 'deny']).toContain(shell.verdict);
           // an unquoted, uncommented `rm ` after a separator is always seen
           if (!/['"\\#]/.test(command) && /(^|[;&|(\n`]\s*)rm /.test(command))
             expect(shell.verdict).not.toBe('allow');
-          expect(() => checkAccess(state, tool, args)).not.toThrow();
+          expect(() => checkAccess(state, tool, args, builtinSpec)).not.toThrow();
           expect(() => approvalFor(state, tool, args, undefined)).not.toThrow();
-          expect(() => checkAccess(state, 'tool_call', { name: tool, arguments: args })).not.toThrow();
+          expect(() =>
+            checkAccess(state, 'tool_call', { name: tool, arguments: args }, builtinSpec),
+          ).not.toThrow();
         },
       ),
       { numRuns: 1000 },

@@ -18,7 +18,7 @@ const ctx = (extra: Partial<CallContext>): CallContext => ({
   ...extra,
 });
 
-describe('intent check for high-risk tools (seed 004 §3.4)', () => {
+describe('intent check for high-risk tools (docs/policy.md, "Intent check")', () => {
   it.each([
     ['calendar_list', undefined, undefined, 'allow', 'intent.not-high-risk'],
     ['project_config_update', ['project_config_update'], undefined, 'allow', 'intent.declared'],

@@ -41,7 +41,7 @@ describe('parameter gate: scope', () => {
   });
 });
 
-describe('parameter gate: business sanity (seed 004 §5.2)', () => {
+describe('parameter gate: business sanity (docs/policy.md, "Parameter gate")', () => {
   it('a date 19 days off is refused with the current time given back', async () => {
     const r = await office.gateway.invoke(
       { id: 'p-3', name: 'sales_query', arguments: { from: day(19), to: day(20), region: 'east' } },

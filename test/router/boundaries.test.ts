@@ -39,6 +39,8 @@ describe('module boundaries', () => {
           [
             'commander',
             './index.js',
+            // the type of a command module (erased at build)
+            './command-module.js',
             './route.js',
             './route-run.js',
             '../../router/index.js',

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CanaryService } from '../../src/eval/canary/index.js';
+import { CanaryService } from '../../src/rollout/index.js';
 import { type RunningServer, startServer } from '../../src/server/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
 import { officeTempConfig } from '../support/office-temp.js';

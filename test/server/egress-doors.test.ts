@@ -4,14 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_EVENT_EGRESS } from '../../src/agent/index.js';
 import { stripWatermark } from '../../src/gates/index.js';
 import { LINE_EVENT_EGRESS } from '../../src/lines/index.js';
-import {
-  buildServer,
-  loadAuthFile,
-  ROUTE_EGRESS,
-  type RunningServer,
-  registeredRoutes,
-  startServer,
-} from '../../src/server/index.js';
+import { registeredRoutes } from '../../src/server/app.js';
+import { buildServer, loadAuthFile, type RunningServer, startServer } from '../../src/server/index.js';
+import { ROUTE_EGRESS } from '../../src/server/route-egress.js';
 import {
   EGRESS_KEY,
   EMAIL,

@@ -9,7 +9,7 @@ import { isStreamJsonInvocation } from '../../src/protocol/argv.js';
 import { ROOT } from './module-trace.js';
 
 /**
- * The code-cached one-shot commands and stream-json engine (bin/one-shot.js, issue 11) must be the
+ * The code-cached one-shot commands and stream-json engine (bin/one-shot.js, docs/startup.md) must be the
  * same programs, only faster to start (the stream-json bundle is driven by the real SDKs in
  * test/protocol/): same output, same errors, same exit codes as the full CLI, and a cache V8
  * accepts on this Node. Boundaries only: no timings (bench/startup.ts measures those).

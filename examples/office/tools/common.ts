@@ -29,7 +29,7 @@ export const userName = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a user name
 export const region = z.enum(['east', 'west', 'north', 'south']);
 export const projectName = z.string().regex(/^[a-z][a-z0-9-]{1,31}$/, 'a project name such as phoenix');
 
-// Quick-line tools take strict schemas only (seed 004 §2.3): free text is still bounded to a
+// Quick-line tools take strict schemas only (docs/lines.md, "Two trust chains"): free text is still bounded to a
 // character class, so a model cannot pass control characters or an unbounded payload.
 /** One line of printable text (no control characters). */
 export const singleLineText = (min: number, max: number) =>

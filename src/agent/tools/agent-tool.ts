@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolSpec } from '../../tools/index.js';
+import { agentTypeSubject, type ToolSpec } from '../../tools/index.js';
 import { callerFrame } from '../frame-context.js';
 import { spawnSubagent } from '../spawn.js';
 import { type ControlToolOptions, controlTool } from './control-manifest.js';
@@ -22,6 +22,7 @@ export function agentTool(opts: ControlToolOptions): ToolSpec<z.infer<typeof inp
     description: 'Run a sub-agent from a definition, in the foreground, in the background, or as a teammate.',
     inputSchema: input,
     kind: 'agent',
+    permissionSubject: agentTypeSubject,
     riskLevel: 'medium',
     // A foreground sub-agent may work for a while; its own budgets bound it.
     timeoutMs: 30 * 60_000,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ToolExecutionContext, ToolKind, ToolSpec } from '../../tools/index.js';
+import type { PermissionSubject, ToolExecutionContext, ToolKind, ToolSpec } from '../../tools/index.js';
 
 /** Who may call control tools, and their policy category. Set by the application (its roles). */
 export interface ControlToolOptions {
@@ -24,6 +24,7 @@ export function controlTool<I>(
     kind?: ToolKind;
     concurrencySafe?: boolean;
     riskLevel?: 'low' | 'medium';
+    permissionSubject?: (args: unknown) => PermissionSubject | undefined;
   },
 ): ToolSpec<I> {
   return {
@@ -46,6 +47,7 @@ export function controlTool<I>(
     timeoutMs: def.timeoutMs ?? 30_000,
     kind: def.kind ?? 'control',
     ...(def.concurrencySafe ? { concurrencySafe: true } : {}),
+    ...(def.permissionSubject ? { permissionSubject: def.permissionSubject } : {}),
     execute: def.execute,
   };
 }

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 
 /** `twinline agents`: loaded agent definitions with their resolved tools and mode, and load errors. */
 export const agentsCommand: CommandModule = {

@@ -2,6 +2,7 @@ import { TwinlineError } from '../../core/index.js';
 import { gatedAuditRecord } from '../../gates/index.js';
 import { loadCommandConfig, openCommandStore } from './cli-config.js';
 import { CliEgress } from './cli-egress.js';
+import { listLimit } from './list-limit.js';
 import type { ConfigOption } from './open-runtime.js';
 
 export interface AuditOptions extends ConfigOption {
@@ -14,16 +15,7 @@ export interface AuditOptions extends ConfigOption {
 }
 
 export async function runAudit(opts: AuditOptions): Promise<void> {
-  const limit = Number(opts.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-    throw new TwinlineError(
-      'cli.bad-limit',
-      `expected an integer 1..10000, got ${JSON.stringify(opts.limit)}`,
-      {
-        where: '--limit',
-      },
-    );
-  }
+  const limit = listLimit(opts.limit);
   let since: string | undefined;
   if (opts.since !== undefined) {
     const t = Date.parse(opts.since);

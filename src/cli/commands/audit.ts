@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { CONFIG_HELP, DATA_DIR_HELP } from './option-help.js';
 
 /** `twinline audit`: read the audit trail from the store. */

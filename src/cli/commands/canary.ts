@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CanaryCommandOptions } from '../../eval/index.js';
+import type { CommandModule } from './command-module.js';
 
 /**
  * `twinline canary start|status|promote|rollback|evaluate`: versioned config roll-outs kept in the
@@ -13,8 +14,8 @@ export const canaryCommand: CommandModule = {
     const canary = program
       .command('canary')
       .description('roll a config version out to a share of users, watch it, promote or roll back');
-    const run = async (action: string, opts: CanaryCliOptions, suites: string[] = []) => {
-      const { runCanaryCommand } = await import('../../eval/canary/canary-cli.js');
+    const run = async (action: string, opts: CanaryCommandOptions, suites: string[] = []) => {
+      const { runCanaryCommand } = await import('../../eval/canary-cli.js');
       process.exitCode = await runCanaryCommand(action, opts, suites);
     };
     canary
@@ -26,7 +27,7 @@ export const canaryCommand: CommandModule = {
       .option('--label <text>', 'description of the version')
       .option('--store <url>', 'postgres://… or sqlite:FILE')
       .option('--json', 'print JSON')
-      .action((opts: CanaryCliOptions) => run('start', opts));
+      .action((opts: CanaryCommandOptions) => run('start', opts));
     for (const [name, description] of [
       ['status', 'show the stable version, the running roll-out and metrics per version'],
       ['promote', 'make the running canary the stable version for everyone'],
@@ -41,7 +42,7 @@ export const canaryCommand: CommandModule = {
         .option('--reason <text>', 'why (promote, rollback)')
         .option('--store <url>', 'postgres://… or sqlite:FILE')
         .option('--json', 'print JSON')
-        .action((opts: CanaryCliOptions) => run(name, opts));
+        .action((opts: CanaryCommandOptions) => run(name, opts));
     }
     canary
       .command('evaluate')
@@ -52,17 +53,6 @@ export const canaryCommand: CommandModule = {
       .option('--max-success-drop <x>', 'largest success-rate fall vs stable (default 0.02)')
       .option('--store <url>', 'postgres://… or sqlite:FILE')
       .option('--json', 'print JSON')
-      .action((suites: string[], opts: CanaryCliOptions) => run('evaluate', opts, suites));
+      .action((suites: string[], opts: CanaryCommandOptions) => run('evaluate', opts, suites));
   },
 };
-
-export interface CanaryCliOptions {
-  version?: string;
-  config?: string;
-  percent?: string;
-  label?: string;
-  reason?: string;
-  store?: string;
-  json?: boolean;
-  maxSuccessDrop?: string;
-}

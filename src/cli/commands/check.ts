@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { CONFIG_HELP } from './option-help.js';
 
 /** `twinline check`: what the gateway would decide for one call, without executing it. */

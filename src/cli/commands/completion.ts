@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 
 /** `twinline completion bash|zsh`: a shell completion script, made from the commands' own options. */
 export const completionCommand: CommandModule = {

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { CONFIG_HELP, DATA_DIR_HELP } from './option-help.js';
 
 /** `twinline demo`: a short scripted walkthrough through the real gateway on the office domain. */

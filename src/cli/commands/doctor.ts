@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 
 /** `twinline doctor`: what this machine gives the engine, starting with the process sandbox. */
 export const doctorCommand: CommandModule = {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { EvalCommandOptions } from '../../eval/index.js';
+import type { CommandModule } from './command-module.js';
 
 /**
  * `twinline eval SUITE...`: runs regression suites through the real pipeline and gates on misuse
@@ -21,19 +22,9 @@ export const evalCommand: CommandModule = {
       .option('--max-misuse <n>', 'misused calls tolerated (default 0)')
       .option('--max-success-drop <x>', 'largest success-rate fall vs the baseline, absolute (default 0.02)')
       .option('--max-p95-increase <x>', 'largest relative p95 latency rise vs the baseline (default 0.5)')
-      .action(async (suites: string[], opts: EvalCliOptions) => {
+      .action(async (suites: string[], opts: EvalCommandOptions) => {
         const { runEvalCommand } = await import('../../eval/eval-cli.js');
         process.exitCode = await runEvalCommand(suites, opts);
       });
   },
 };
-
-export interface EvalCliOptions {
-  json?: boolean;
-  baseline?: string;
-  config?: string;
-  html?: string;
-  maxMisuse?: string;
-  maxSuccessDrop?: string;
-  maxP95Increase?: string;
-}

@@ -1,8 +1,8 @@
-import type { Command } from 'commander';
 import { agentsCommand } from './agents.js';
 import { auditCommand } from './audit.js';
 import { canaryCommand } from './canary.js';
 import { checkCommand } from './check.js';
+import type { CommandModule } from './command-module.js';
 import { completionCommand } from './completion.js';
 import { demoCommand } from './demo.js';
 import { doctorCommand } from './doctor.js';
@@ -18,13 +18,7 @@ import { tasksCommand } from './tasks.js';
 import { toolsCommand } from './tools.js';
 import { watermarkCommand } from './watermark.js';
 
-/**
- * A CLI command module. `register` only declares options; the action imports its implementation
- * lazily so a one-shot command loads only what it needs.
- */
-export interface CommandModule {
-  register(program: Command): void;
-}
+export type { CommandModule } from './command-module.js';
 
 /**
  * Every `twinline` sub-command, in help order. Each module adds itself here with one line. The

@@ -4,6 +4,7 @@ import { ReviewService } from '../../review/index.js';
 import { REVIEW_STATUSES, type ReviewItem, type ReviewStatus } from '../../store/index.js';
 import { loadCommandConfig, openCommandStore } from './cli-config.js';
 import { CliEgress } from './cli-egress.js';
+import { listLimit } from './list-limit.js';
 import type { ConfigOption } from './open-runtime.js';
 
 interface CommonOptions extends ConfigOption {
@@ -22,16 +23,7 @@ export interface ReviewsDecideOptions extends CommonOptions {
 }
 
 export async function runReviewsList(opts: ReviewsListOptions): Promise<void> {
-  const limit = Number(opts.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-    throw new TwinlineError(
-      'cli.bad-limit',
-      `expected an integer 1..10000, got ${JSON.stringify(opts.limit)}`,
-      {
-        where: '--limit',
-      },
-    );
-  }
+  const limit = listLimit(opts.limit);
   if (opts.status !== undefined && !(REVIEW_STATUSES as readonly string[]).includes(opts.status)) {
     throw new TwinlineError('cli.bad-status', `expected one of ${REVIEW_STATUSES.join(', ')}`, {
       where: '--status',

@@ -7,7 +7,6 @@ import {
   route,
 } from '../../router/index.js';
 import { writeOut } from '../write-out.js';
-import type { RouteCliOptions } from './route.js';
 
 function parseThreshold(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -127,4 +126,13 @@ async function routeJsonl(options: RouteOptions, decide: Decide): Promise<void> 
     if (out.length >= 256) flush();
   }
   flush();
+}
+
+export interface RouteCliOptions {
+  json?: boolean;
+  jsonl?: boolean;
+  threshold?: string;
+  explain?: boolean;
+  model?: string;
+  config?: string;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { CONFIG_HELP } from './option-help.js';
+import type { RouteCliOptions } from './route-run.js';
 
 /**
  * `twinline route "<request>" [--json]` and `twinline route --jsonl`: which line would serve a
@@ -28,12 +29,3 @@ export const routeCommand: CommandModule = {
       });
   },
 };
-
-export interface RouteCliOptions {
-  json?: boolean;
-  jsonl?: boolean;
-  threshold?: string;
-  explain?: boolean;
-  model?: string;
-  config?: string;
-}

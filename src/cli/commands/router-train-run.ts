@@ -10,7 +10,6 @@ import {
   trainForDomain,
 } from '../../router/index.js';
 import { writeOut } from '../write-out.js';
-import type { RouterTrainCliOptions } from './router.js';
 
 /** Fewest examples per label that still leave some for calibration and test. */
 const MIN_PER_LABEL = 10;
@@ -113,4 +112,12 @@ export async function runRouterTrain(opts: RouterTrainCliOptions): Promise<void>
       ? `${JSON.stringify(summary)}\n`
       : `trained on ${result.split.train} requests (temperature ${result.model.temperature}); test accuracy ${(100 * result.accuracy).toFixed(1)}% on ${result.split.test}\nweights: ${weights}\nreport:  ${report}\n`,
   );
+}
+
+export interface RouterTrainCliOptions {
+  examples: string;
+  out: string;
+  threshold?: string;
+  seed: string;
+  json?: boolean;
 }

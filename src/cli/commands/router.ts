@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
+import type { RouterTrainCliOptions } from './router-train-run.js';
 
 /**
  * `twinline router train --examples FILE.jsonl [--out DIR]`: trains a router for another domain
@@ -28,11 +29,3 @@ export const routerCommand: CommandModule = {
       });
   },
 };
-
-export interface RouterTrainCliOptions {
-  examples: string;
-  out: string;
-  threshold?: string;
-  seed: string;
-  json?: boolean;
-}

@@ -11,7 +11,6 @@ import {
 } from '../../gates/input/index.js';
 import { findPii, type PiiFinding } from '../../gates/output/index.js';
 import { writeOut } from '../write-out.js';
-import type { ScanCliOptions } from './scan.js';
 
 function parseChannel(raw: unknown, where: string): Channel {
   if (raw === undefined) return 'user_input';
@@ -180,4 +179,17 @@ export async function runScan(text: string | undefined, opts: ScanCliOptions): P
       );
   }
   writeOut(`${lines.join('\n')}\n`);
+}
+
+export interface ScanCliOptions {
+  json?: boolean;
+  jsonl?: boolean;
+  channel?: string;
+  piiOnly?: boolean;
+  injectionOnly?: boolean;
+  guardUrl?: string;
+  guardModel?: string;
+  guardFormat?: string;
+  guardTimeout?: string;
+  config?: string;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { CONFIG_HELP } from './option-help.js';
+import type { ScanCliOptions } from './scan-run.js';
 
 /**
  * `twinline scan [--json] [TEXT]` and `twinline scan --jsonl`: prompt-injection scan of text, with
@@ -40,16 +41,3 @@ export const scanCommand: CommandModule = {
       });
   },
 };
-
-export interface ScanCliOptions {
-  json?: boolean;
-  jsonl?: boolean;
-  channel?: string;
-  piiOnly?: boolean;
-  injectionOnly?: boolean;
-  guardUrl?: string;
-  guardModel?: string;
-  guardFormat?: string;
-  guardTimeout?: string;
-  config?: string;
-}

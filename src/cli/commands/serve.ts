@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { CONFIG_HELP, DATA_DIR_HELP } from './option-help.js';
 
 /** `twinline serve`: the HTTP API and web console (loaded only by this command). */

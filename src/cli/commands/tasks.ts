@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
 import { CONFIG_HELP, DATA_DIR_HELP } from './option-help.js';
 
 interface TasksOptions {
@@ -88,17 +88,8 @@ async function openTaskStore(
 }
 
 async function listTasks(opts: TasksOptions): Promise<void> {
-  const limit = Number(opts.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) {
-    const { TwinlineError } = await import('../../core/index.js');
-    throw new TwinlineError(
-      'cli.bad-limit',
-      `expected an integer 1..10000, got ${JSON.stringify(opts.limit)}`,
-      {
-        where: '--limit',
-      },
-    );
-  }
+  const { listLimit } = await import('./list-limit.js');
+  const limit = listLimit(opts.limit);
   const { store, gateFor, readState } = await openTaskStore(
     opts.config,
     opts.dataDir,

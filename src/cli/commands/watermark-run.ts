@@ -1,7 +1,6 @@
 import { loadConfig } from '../../config/index.js';
 import { ConfigError } from '../../core/index.js';
 import { decodeWatermark, embedWatermark } from '../../gates/index.js';
-import type { WatermarkDecodeOptions, WatermarkEmbedOptions } from './watermark.js';
 
 function keyFrom(opt: string | undefined, where: string): string {
   const key = opt ?? process.env.TWINLINE_WATERMARK_KEY;
@@ -47,4 +46,20 @@ export async function runWatermarkEmbed(opts: WatermarkEmbedOptions): Promise<vo
       { key },
     ),
   );
+}
+
+export interface WatermarkDecodeOptions {
+  text?: string;
+  json?: boolean;
+  key?: string;
+  tenant?: string[];
+  config?: string;
+}
+export interface WatermarkEmbedOptions {
+  tenant: string;
+  user: string;
+  session: string;
+  channel: string;
+  text?: string;
+  key?: string;
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import type { CommandModule } from './index.js';
+import type { CommandModule } from './command-module.js';
+import type { WatermarkDecodeOptions, WatermarkEmbedOptions } from './watermark-run.js';
 
 /**
  * `twinline watermark decode [--json] [--text T] [--tenant T]… [--config FILE]`: recovers
@@ -35,19 +36,3 @@ export const watermarkCommand: CommandModule = {
       });
   },
 };
-
-export interface WatermarkDecodeOptions {
-  text?: string;
-  json?: boolean;
-  key?: string;
-  tenant?: string[];
-  config?: string;
-}
-export interface WatermarkEmbedOptions {
-  tenant: string;
-  user: string;
-  session: string;
-  channel: string;
-  text?: string;
-  key?: string;
-}

@@ -19,7 +19,7 @@ export { SqlPreferenceStore } from './sql-preference-store.js';
 export { checkPreferenceWrite, UserPreferences } from './user-preferences.js';
 export { type TaskMemory, WorkingMemory } from './working-memory.js';
 
-/** The three partitions of seed 004 §2.4. */
+/** The three memory partitions (docs/lines.md, "Context bus: summaries only"). */
 export interface MemoryPartitions {
   working: WorkingMemory;
   preferences: UserPreferences;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * The only preferences a line may write, each a closed set of values. Preferences are read by
  * every line, so a free-text value would be a channel for one line to pass data to another
- * (seed 004 §2.4): every value here is an enumeration, so at most a few bits cross.
+ * (docs/lines.md, "Context bus: summaries only"): every value here is an enumeration, so at most a few bits cross.
  */
 export const PREFERENCE_VALUES = {
   outputFormat: ['table', 'text', 'list'],

@@ -8,7 +8,7 @@ export { checkRbac, checkTenancy, rbacStage } from './rbac-stage.js';
 export { reviewStage } from './review-stage.js';
 export { schemaStage, validateArgs } from './schema-stage.js';
 
-/** The stages Foundation ships, in canonical order. */
+/** The gateway's own stages, in canonical order (docs/foundation.md, "The gateway"). */
 export function defaultStages(): GatewayStage[] {
   return [schemaStage, rbacStage, reviewStage];
 }

@@ -28,7 +28,7 @@ export interface RecentSummariesOptions {
 const REF = /^[A-Za-z0-9_:#./-]{1,64}$/;
 
 /**
- * The lines' side of the context bus (seed 004 §2.4): a line publishes one-sentence summaries of
+ * The lines' side of the context bus (docs/lines.md, "Context bus: summaries only"): a line publishes one-sentence summaries of
  * what it did — never a record — and reads the user's recent summaries to give the next request a
  * short context line. Events are validated by the bus schema (length, flat fields, no personal
  * data, no serialised records); a rejected summary is dropped, never widened.

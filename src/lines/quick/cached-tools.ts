@@ -1,7 +1,7 @@
 import type { ToolSpec } from '../../tools/index.js';
 import type { QuickResultCache } from './result-cache.js';
 
-/** Default lifetime of a cached read (seed 004 §2.3: five minutes). */
+/** Default lifetime of a cached read: five minutes (docs/lines.md, "Quick line and its read cache"). */
 export const DEFAULT_CACHE_TTL_MS = 5 * 60_000;
 
 /**

@@ -45,7 +45,7 @@ export interface ModelFailureInfo {
   readonly detail?: string;
 }
 
-// Role, style and the clock only: no permission lives in a prompt (seed 004 §3.4). The domain's
+// Role, style and the clock only: no permission lives in a prompt (docs/policy.md: the model cannot talk its way past a rule it never sees). The domain's
 // own role and style come from its config (`prompts.quick`).
 export const DEFAULT_QUICK_PROMPT =
   'You are an assistant for short tasks (1-3 tool calls). Use exact ISO-8601 times. Answer briefly.';
@@ -54,7 +54,7 @@ export const DEFAULT_QUICK_PROMPT =
 const QUICK_OUTCOME_EVENTS: readonly AgentEvent['type'][] = ['decision', 'tool_proposed'];
 
 /**
- * The quick line (seed 004 §2.3): high-frequency 1–3 step work with strict-schema tools, the
+ * The quick line (docs/lines.md, "Quick line and its read cache"): high-frequency 1–3 step work with strict-schema tools, the
  * current time in the prompt, a thin context and the read cache (in its gateway's tools).
  */
 export class QuickLine {

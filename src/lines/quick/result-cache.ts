@@ -58,7 +58,7 @@ export interface CacheIdentity {
 }
 
 /**
- * The quick line's read cache (seed 004 §2.3): a read-only tool's result is reused for the same
+ * The quick line's read cache (docs/lines.md, "Quick line and its read cache"): a read-only tool's result is reused for the same
  * tool, canonical arguments and identity within its TTL, and stops being served as soon as a write
  * tool touches one of the data scopes it read. Invalidation bumps a version per (tenant, scope);
  * the versions are part of every key, so a stale entry can never be hit again and simply expires.

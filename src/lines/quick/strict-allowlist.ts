@@ -3,7 +3,7 @@ import type { ToolSpec } from '../../tools/index.js';
 import { findLooseArguments } from './strict-schema.js';
 
 /**
- * The quick line takes strict-schema tools only (seed 004 §2.3). Refuses at start-up — a
+ * The quick line takes strict-schema tools only (docs/lines.md, "Two trust chains"). Refuses at start-up — a
  * `ConfigError` naming the first loose tool and argument, with every loose argument in `details`
  * — rather than letting a model pass arbitrary strings through a high-frequency line.
  */

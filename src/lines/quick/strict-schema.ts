@@ -23,7 +23,7 @@ type JsonSchema = {
 };
 
 /**
- * The quick line accepts only strict-schema tools (seed 004 §2.3): every argument typed, and every
+ * The quick line accepts only strict-schema tools (docs/lines.md, "Two trust chains"): every argument typed, and every
  * string enumerated, pattern-constrained or of a known format — the model cannot pass an arbitrary
  * string. Returns every loose argument found (empty when the tool is strict).
  */

@@ -3,7 +3,7 @@ import type { CallContext, PreparedCall, ResultStage, ResultTransform } from '..
 const ID_FIELDS = ['id', 'eventId', 'ticketId', 'taskId', 'key', 'project'];
 
 /**
- * Result stage `result.fact` for the quick line (seed 004 §4.2): after a write, the model's context
+ * Result stage `result.fact` for the quick line (docs/lines.md, "Quick line and its read cache"): after a write, the model's context
  * keeps only a short fact ("calendar_reschedule done: id 42"), not the payload; the user can read the
  * record from the tool's side.
  */

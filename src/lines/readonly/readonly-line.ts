@@ -29,7 +29,7 @@ export interface ReadonlyAnswer {
 }
 
 /**
- * The read-only line (seed 004 §2.1, §4.4): a retrieval answer over the tenant's documents with
+ * The read-only line (docs/lines.md, "Read-only line and degradation"): a retrieval answer over the tenant's documents with
  * no tool the model chooses — for requests the router is not sure of, and the degraded mode when
  * no model can be reached, where it also files a ticket so the request is recorded, not lost.
  */

@@ -8,7 +8,7 @@ export interface SanityFailure {
   readonly reason: string;
 }
 
-/** Dates must lie within the declared number of days of now (seed 004 §5.2). */
+/** Dates must lie within the declared number of days of now (docs/policy.md, "Parameter gate"). */
 export function checkDate(
   arg: string,
   value: unknown,

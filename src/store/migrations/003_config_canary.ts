@@ -1,7 +1,7 @@
 import type { StoreMigration } from './migration.js';
 
 /**
- * Versioned configuration and canary roll-outs (src/eval/canary): the registered config versions,
+ * Versioned configuration and canary roll-outs (src/rollout): the registered config versions,
  * one row per roll-out (at most one `running`), and metrics recorded per version.
  */
 export const migration: StoreMigration = {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
 import { WorkspaceToolError } from './errors.js';
 import { assertWritable } from './protected-paths.js';
-import { workspacePermissions } from './workspace-manifest.js';
+import { fileWriterHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
@@ -33,12 +33,12 @@ export function createEditTool(options: WorkspaceToolOptions): ToolSpec<z.infer<
     description:
       'Replace exact text in a file. oldString must appear exactly once (include surrounding lines to make it unique) unless replaceAll is true.',
     inputSchema: input,
-    annotations: { readOnly: false, destructive: false, idempotent: false, openWorld: false },
-    riskLevel: 'medium',
-    permissions: workspacePermissions(options),
-    requiresReview: false,
-    timeoutMs: 30_000,
-    kind: 'edit',
+    ...fileWriterHeader(options, {
+      readOnly: false,
+      destructive: false,
+      idempotent: false,
+      openWorld: false,
+    }),
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const path = await resolveInWorkspace(args.path, roots, 'edit');

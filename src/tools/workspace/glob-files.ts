@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
 import { walkFiles } from './file-walk.js';
 import { assertReadable } from './protected-paths.js';
-import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
+import { fileReaderHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
@@ -28,13 +28,7 @@ export function createGlobTool(options: WorkspaceToolOptions): ToolSpec<z.infer<
     name: 'glob',
     description: 'Find files in the workspace whose path matches a glob pattern (e.g. "**/*.md").',
     inputSchema: input,
-    annotations: READ_ONLY,
-    riskLevel: 'low',
-    permissions: workspacePermissions(options),
-    requiresReview: false,
-    timeoutMs: 30_000,
-    concurrencySafe: true,
-    kind: 'read',
+    ...fileReaderHeader(options),
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const base = await resolveInWorkspace(args.path ?? '.', roots, 'glob');

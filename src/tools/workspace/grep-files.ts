@@ -8,7 +8,7 @@ import { walkFiles } from './file-walk.js';
 import { GREP_WORKER_SOURCE } from './grep-worker-source.js';
 import { workerThreads } from './lazy-builtins.js';
 import { assertReadable } from './protected-paths.js';
-import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
+import { fileReaderHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
@@ -56,13 +56,7 @@ export function createGrepTool(options: WorkspaceToolOptions): ToolSpec<z.infer<
     description:
       'Search workspace files for lines matching a regular expression. Returns file, line number and line text.',
     inputSchema: input,
-    annotations: READ_ONLY,
-    riskLevel: 'low',
-    permissions: workspacePermissions(options),
-    requiresReview: false,
-    timeoutMs: timeoutMs + 5_000,
-    concurrencySafe: true,
-    kind: 'read',
+    ...fileReaderHeader(options, timeoutMs + 5_000),
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const flags = args.ignoreCase ? 'iu' : 'u';

@@ -4,7 +4,7 @@ const require = createRequire(import.meta.url);
 
 // Node built-ins the workspace tools need only once a tool runs. Importing them at the top would
 // load them (and `net`, `dgram` behind `child_process`) into every session before its first turn,
-// a few milliseconds each on a small machine (issue 11). `require` caches, so later calls are free.
+// a few milliseconds each on a small machine (docs/startup.md). `require` caches, so later calls are free.
 
 /** `node:child_process`, loaded on first use. */
 export const childProcess = (): typeof import('node:child_process') => require('node:child_process');

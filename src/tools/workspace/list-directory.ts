@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
 import { assertReadable } from './protected-paths.js';
-import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
+import { fileReaderHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
@@ -33,13 +33,7 @@ export function createListDirectoryTool(
     name: 'list_directory',
     description: 'List the files and subdirectories of a workspace directory.',
     inputSchema: input,
-    annotations: READ_ONLY,
-    riskLevel: 'low',
-    permissions: workspacePermissions(options),
-    requiresReview: false,
-    timeoutMs: 30_000,
-    concurrencySafe: true,
-    kind: 'read',
+    ...fileReaderHeader(options),
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const dir = await resolveInWorkspace(args.path ?? '.', roots, 'list_directory');

@@ -68,14 +68,7 @@ export function assertReadable(
   check: ((realPath: string) => string | undefined) | undefined,
   tool: string,
 ): void {
-  const what = check?.(realPath);
-  if (what) {
-    throw new WorkspaceProtectedPathError(
-      input,
-      `it resolves to ${realPath}, the engine's own data (${what}); no tool may read it`,
-      tool,
-    );
-  }
+  refuseProtected(realPath, input, check, tool, "the engine's own data", 'read');
 }
 
 /** Throws when a write tool's resolved target is protected. */
@@ -85,11 +78,22 @@ export function assertWritable(
   check: ((realPath: string) => string | undefined) | undefined,
   tool: string,
 ): void {
+  refuseProtected(realPath, input, check, tool, "the engine's own state", 'write');
+}
+
+function refuseProtected(
+  realPath: string,
+  input: string,
+  check: ((realPath: string) => string | undefined) | undefined,
+  tool: string,
+  whose: string,
+  verb: 'read' | 'write',
+): void {
   const what = check?.(realPath);
   if (what) {
     throw new WorkspaceProtectedPathError(
       input,
-      `it resolves to ${realPath}, the engine's own state (${what}); no tool may write it`,
+      `it resolves to ${realPath}, ${whose} (${what}); no tool may ${verb} it`,
       tool,
     );
   }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
 import { WorkspaceToolError } from './errors.js';
 import { assertReadable } from './protected-paths.js';
-import { READ_ONLY, workspacePermissions } from './workspace-manifest.js';
+import { fileReaderHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
@@ -32,13 +32,7 @@ export function createReadFileTool(
     name: 'read_file',
     description: 'Read a text file from the workspace. Optional offset/limit select a window of lines.',
     inputSchema: input,
-    annotations: READ_ONLY,
-    riskLevel: 'low',
-    permissions: workspacePermissions(options),
-    requiresReview: false,
-    timeoutMs: 30_000,
-    concurrencySafe: true,
-    kind: 'read',
+    ...fileReaderHeader(options),
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const path = await resolveInWorkspace(args.path, roots, 'read_file');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SandboxProfile } from '../../core/index.js';
+import { commandSubject } from '../permission-subjects.js';
 import type { ToolSpec } from '../spec.js';
 import { type GroupRunResult, runInProcessGroup } from './process-group.js';
 import { ProcessSandbox } from './sandbox/index.js';
@@ -52,6 +53,7 @@ export function createShellTool(options: WorkspaceToolOptions): ToolSpec<z.infer
     // timeout (which kills the group) fires first.
     timeoutMs: maxTimeout + 5_000,
     kind: 'shell',
+    permissionSubject: commandSubject,
     sandbox,
     async execute(args, ctx) {
       const env: Record<string, string> = {};

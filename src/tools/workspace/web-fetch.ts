@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hostSubject } from '../permission-subjects.js';
 import type { ToolSpec } from '../spec.js';
 import { WorkspaceToolError } from './errors.js';
 import { nonPublicAddressOf } from './network-address.js';
@@ -47,6 +48,7 @@ export function createWebFetchTool(
     thirdPartyFields: ['body'],
     concurrencySafe: true,
     kind: 'fetch',
+    permissionSubject: hostSubject,
     async execute(args, ctx) {
       const timeoutMs = Math.min(maxTimeout, args.timeoutMs ?? maxTimeout);
       const maxBytes = Math.min(maxBytesCap, args.maxBytes ?? maxBytesCap);

@@ -4,12 +4,9 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { ToolExecutionContext } from '../spec.js';
 import { WorkspacePathError } from './errors.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
+import type { WorkspaceRoots } from './workspace-roots.js';
 
-/** The roots a call may touch: the workspace root first, then the extra roots. */
-export interface WorkspaceRoots {
-  readonly root: string;
-  readonly extra: readonly string[];
-}
+export type { WorkspaceRoots } from './workspace-roots.js';
 
 /** The roots for one call: the context's `cwd` (set by trusted runtime code), else the configured root. */
 export function rootsFor(

@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { z } from 'zod';
 import type { ToolSpec } from '../spec.js';
 import { assertWritable } from './protected-paths.js';
-import { workspacePermissions } from './workspace-manifest.js';
+import { fileWriterHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
@@ -26,12 +26,7 @@ export function createWriteFileTool(
     name: 'write_file',
     description: 'Create or overwrite a file in the workspace with the given content.',
     inputSchema: input,
-    annotations: { readOnly: false, destructive: true, idempotent: true, openWorld: false },
-    riskLevel: 'medium',
-    permissions: workspacePermissions(options),
-    requiresReview: false,
-    timeoutMs: 30_000,
-    kind: 'edit',
+    ...fileWriterHeader(options, { readOnly: false, destructive: true, idempotent: true, openWorld: false }),
     async execute(args, ctx) {
       const roots = rootsFor(options, ctx);
       const path = await resolveInWorkspace(args.path, roots, 'write_file');

@@ -2,7 +2,7 @@ import type { SandboxGrant, SandboxProfile } from '../../../core/index.js';
 import type { EngineStatePath } from '../../engine-state.js';
 import type { ProcessSandboxPort } from '../../spec.js';
 import { WorkspaceToolError } from '../errors.js';
-import type { WorkspaceRoots } from '../workspace-paths.js';
+import type { WorkspaceRoots } from '../workspace-roots.js';
 import { EGRESS_DIR, SANDBOX_HOME } from './bubblewrap-args.js';
 import { BubblewrapBackend, DEFAULT_BWRAP_PATH, type SandboxStatus } from './bubblewrap-backend.js';
 import { EGRESS_BRIDGE_PORT, EGRESS_BRIDGE_SOURCE } from './egress-bridge-source.js';

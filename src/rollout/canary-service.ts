@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Store } from '../../store/index.js';
-import { CanaryError } from '../errors.js';
+import type { Store } from '../store/index.js';
 import { inCanary, percentToBasisPoints } from './assignment.js';
 import type { CanaryDatabase, ConfigRolloutsTable } from './canary-tables.js';
 import { hashConfigVersion } from './config-hash.js';
+import { CanaryError } from './errors.js';
 import {
   DEFAULT_ROLLBACK_POLICY,
   decideRollback,

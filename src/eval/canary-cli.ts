@@ -1,9 +1,13 @@
-import { ConfigError } from '../../core/index.js';
-import { openStore } from '../../store/index.js';
-import { loadSuites } from '../load-suite.js';
-import { runSuites } from '../run-suite.js';
-import { CanaryService, type CanaryStatus } from './canary-service.js';
-import { DEFAULT_ROLLBACK_POLICY, type VersionMetrics } from './rollback-decision.js';
+import { ConfigError } from '../core/index.js';
+import {
+  CanaryService,
+  type CanaryStatus,
+  DEFAULT_ROLLBACK_POLICY,
+  type VersionMetrics,
+} from '../rollout/index.js';
+import { openStore } from '../store/index.js';
+import { loadSuites } from './load-suite.js';
+import { runSuites } from './run-suite.js';
 
 /** Options of `twinline canary …` as commander hands them over. */
 export interface CanaryCommandOptions {

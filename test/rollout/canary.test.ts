@@ -11,10 +11,10 @@ import {
   inCanary,
   resolveConfigVersion,
   userBucket,
-} from '../../src/eval/index.js';
+} from '../../src/rollout/index.js';
 import { openStore, type Store } from '../../src/store/index.js';
+import { brokenOfficeConfig } from '../eval/broken-office.js';
 import { createTestDatabase } from '../store/postgres-test-database.js';
-import { brokenOfficeConfig } from './broken-office.js';
 
 const users = Array.from({ length: 10_000 }, (_, i) => ({
   tenant: i % 3 === 0 ? 'globex' : 'acme',

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadConfig } from '../../config/index.js';
-import { sha256Hex } from '../../core/index.js';
-import { CanaryError } from '../errors.js';
+import { loadConfig } from '../config/index.js';
+import { sha256Hex } from '../core/index.js';
+import { CanaryError } from './errors.js';
 
 /**
  * Hash of what a config version means: the config file and every policy, users and roles file it

@@ -9,6 +9,7 @@ export {
   resolveConfigVersion,
 } from './canary-service.js';
 export { hashConfigVersion } from './config-hash.js';
+export { CanaryError } from './errors.js';
 export {
   DEFAULT_ROLLBACK_POLICY,
   decideRollback,

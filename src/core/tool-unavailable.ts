@@ -1,4 +1,4 @@
-import { decide, type StageDecision } from '../core/index.js';
+import { decide, type StageDecision } from './decision.js';
 
 /**
  * The one refusal for a tool that does not exist and for a tool this agent may not see: the same
