@@ -1,5 +1,6 @@
 /**
- * The reference's conformance table (shared/reference/subagent-permissions.md §7), every row.
+ * The sub-agent permission conformance table (docs/access.md, "Where Qwen Code and Claude Code
+ * differ, and what we chose"), every row.
  * `differs: true` marks rows where Twinline deliberately behaves unlike that upstream; `ours`
  * states what we do and docs/access.md says why.
  */
@@ -1365,7 +1366,7 @@ function fakeRequest(): ApprovalRequest {
   } as unknown as ApprovalRequest;
 }
 
-describe('reference §7 conformance table', () => {
+describe('sub-agent permission conformance table', () => {
   it('covers every row 1–108 exactly once', () => {
     expect(ROWS.map((r) => r.n)).toEqual(Array.from({ length: 108 }, (_, i) => i + 1));
   });

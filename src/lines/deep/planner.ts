@@ -47,7 +47,7 @@ export interface DeepPrompts {
   readonly composer?: string;
 }
 
-// Role and output format only: no permission rule lives in a prompt (seed 004 §3.4).
+// Role and output format only: no permission rule lives in a prompt (docs/lines.md, "Two trust chains").
 const PLAN_FORMAT = [
   'Answer with JSON only: {"goal": string, "capabilities": [tool names of high-risk tools the plan needs],',
   '"steps": [{"goal": string, "tool": string, "args": object, "expected": string}]}.',

@@ -18,7 +18,7 @@ export interface RelevanceOptions {
 const DEFAULT_CAP = 10;
 
 /**
- * Picks the summaries a planner prompt gets (seed 004 §4.2: only the relevant ones). Failures and
+ * Picks the summaries a planner prompt gets (docs/lines.md, "Context bus: summaries only": only the relevant ones). Failures and
  * steps with anomalies come first (up to half the cap) — the model must not report success over
  * them; the rest goes to steps whose goal or tool shares terms with the task's goal, taken round
  * robin across tools (most overlap, then latest, first within a tool) so one chatty tool cannot

@@ -1,5 +1,5 @@
 /**
- * A structured summary of one step's result (seed 004 §4.2): the goal, the key data and the
+ * A structured summary of one step's result (docs/lines.md, "Context bus: summaries only"): the goal, the key data and the
  * anomalies — what the planner needs, not the payload. The raw output stays in the store.
  */
 export interface StepSummary {
