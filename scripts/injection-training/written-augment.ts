@@ -6,6 +6,9 @@
  * appears clean, with a note to a person, and with a note to the model, so the scorer must read
  * the note and whom it addresses, not the document's shape (docs/gates.md "Learned scorer").
  *
+ * Written user requests are also joined in pairs (a request, then an attack or another
+ * request), the shape of an attack buried after a normal request.
+ *
  * Only rows outside the calibration split are used, so nothing the operating point is placed on
  * leaks into fitting; each augmented row names its parents, so cross-validation can drop the
  * rows built from a held-out fold.
@@ -69,5 +72,33 @@ export function augmentWritten(written: readonly LabelledText[], seed = 21): Lab
       });
     }
   }
+  // buried in a request: a written user request, then a written attack or another request
+  const requests = usable.filter((r) => r.channel === 'user_input' && r.label === 'benign');
+  for (const n of usable.filter((r) => r.channel === 'user_input')) {
+    for (let k = 0; k < 2; k++) {
+      const pool = requests.filter((h) => h.id !== n.id && (h.lang === n.lang || rand() < 0.2));
+      const h = pool[Math.floor(rand() * pool.length)];
+      if (!h) continue;
+      const sep = /[\u3400-\u9fff]$/.test(h.text) ? '。' : rand() < 0.5 ? ' ' : '\n';
+      out.push({
+        id: `${h.id}+${n.id}`,
+        text: `${h.text}${/[.!?。！？]$/.test(h.text) ? (sep === '。' ? '' : sep) : sep}${pick(rand, BRIDGES[n.lang === 'zh' ? 'zh' : 'en'])}${n.text}`,
+        label: n.label,
+        lang: n.lang === h.lang ? h.lang : 'mixed',
+        channel: 'user_input',
+        source: 'written-augmented',
+        kind: `${n.kind ?? 'request'}@request`,
+        parents: [h.id, n.id],
+      });
+    }
+  }
   return out;
 }
+
+/** How a second request is joined to a first one (the second is an attack as often as not). */
+const BRIDGES = {
+  en: ['', 'Also, ', 'One more thing: ', 'By the way, ', 'And then ', 'P.S. ', 'After that, '],
+  zh: ['', '另外，', '还有，', '对了，', '然后', '顺便说一下，', '再就是，'],
+} as const;
+
+const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
