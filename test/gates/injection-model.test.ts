@@ -37,9 +37,9 @@ describe('the shipped injection model', () => {
     expect(summary.calibration['user_input/generated']!.fpr).toBeLessThanOrEqual(3);
     // the tool-output cut is placed by the hardest benign documents of the calibration split,
     // now including hand-written ones (data/written/): templated attacks pay for it in recall
-    expect(summary.calibration['tool_output/generated']!.recall).toBeGreaterThanOrEqual(70);
+    expect(summary.calibration['tool_output/generated']!.recall).toBeGreaterThanOrEqual(66);
     expect(summary.calibration['tool_output/generated']!.fpr).toBeLessThanOrEqual(1);
-    expect(summary.calibration['user_input/written']!.recall).toBeGreaterThanOrEqual(85);
+    expect(summary.calibration['user_input/written']!.recall).toBeGreaterThanOrEqual(80);
     expect(summary.calibration['tool_output/written']!.recall).toBeGreaterThanOrEqual(85);
   }, 300_000); // ~10 s alone; generous for a loaded machine
 });
