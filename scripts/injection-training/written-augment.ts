@@ -13,19 +13,10 @@
  * leaks into fitting; each augmented row names its parents, so cross-validation can drop the
  * rows built from a held-out fold.
  */
+import { seededRandom } from '../../src/router/index.js';
+import { pick } from '../injection-corpus/augment.js';
 import { isCalibration } from './data.js';
 import type { LabelledText } from './vectorize.js';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Places `note` at one of `host`'s line or sentence boundaries (or at its end). */
 function insertNote(host: string, note: string, rand: () => number): string {
@@ -42,7 +33,7 @@ function insertNote(host: string, note: string, rand: () => number): string {
 const PER_NOTE = 3;
 
 export function augmentWritten(written: readonly LabelledText[], seed = 21): LabelledText[] {
-  const rand = mulberry32(seed);
+  const rand = seededRandom(seed);
   const usable = written.filter((r) => !isCalibration(r));
   const hosts = usable.filter(
     (r) => r.channel === 'tool_output' && r.label === 'benign' && r.kind !== 'note',
@@ -100,5 +91,3 @@ const BRIDGES = {
   en: ['', 'Also, ', 'One more thing: ', 'By the way, ', 'And then ', 'P.S. ', 'After that, '],
   zh: ['', '另外，', '还有，', '对了，', '然后', '顺便说一下，', '再就是，'],
 } as const;
-
-const pick = <T>(rand: () => number, xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
