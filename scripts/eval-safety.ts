@@ -149,7 +149,14 @@ out.heldOut = {
 if (!args.includes('--no-loso')) {
   const { rows } = loadSources(join(evalDir, 'prompt-injection.jsonl'));
   const examples = toExamples(rows);
-  const held = [...new Set(rows.filter((r) => r.source !== 'generated').map((r) => r.source))].sort();
+  // public sources and the fixture set; the hand-written training rows are scored by the
+  // trainer's cross-validation instead (`train-injection.ts --written-cv`: leaving out
+  // `written` alone would leave its augmented copies in training)
+  const held = [
+    ...new Set(
+      rows.filter((r) => !/^(?:generated|written|written-augmented)$/.test(r.source)).map((r) => r.source),
+    ),
+  ].sort();
   const loso: Scored[] = [];
   for (const source of held) {
     const fold = fitChannels(examples.filter((e) => e.row.source !== source));

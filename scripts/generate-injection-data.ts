@@ -39,7 +39,10 @@ const argValue = (name: string, fallback: string) => {
 };
 const SEED = Number(argValue('--seed', '11'));
 const OUT = argValue('--out', 'data/injection/corpus.generated.jsonl');
-const ROUTER_DATA = argValue('--router-data', 'data/router/requests.generated.jsonl');
+const ROUTER_DATA = argValue(
+  '--router-data',
+  resolve(import.meta.dirname, '../data/router/requests.generated.jsonl'),
+);
 
 function mulberry32(seed: number): Rand {
   let a = seed >>> 0;
@@ -494,18 +497,33 @@ function insertAtBoundary(chunk: string, attack: string, lang: Lang): string {
   const at = breaks.length ? one(breaks) : chunk.length;
   return `${chunk.slice(0, at)}${lang === 'zh' ? '' : ' '}${attack}${lang === 'zh' ? '' : ' '}${chunk.slice(at)}`;
 }
-const realEn = markdownFiles('node_modules')
+// Only the packages package.json names (each pinned to one version), never whatever else the
+// install pulled in: the corpus is then a function of the repository, and regenerating it gives
+// the same bytes (test/gates/generated-files.test.ts).
+const REPO = resolve(import.meta.dirname, '..');
+const manifest = JSON.parse(readFileSync(resolve(REPO, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const realEn = Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })
+  .sort()
+  .flatMap((name) => markdownFiles(resolve(REPO, 'node_modules', name)))
   .map((f) => readFileSync(f, 'utf8'))
   .filter((t) => t.length > 800);
-const SEEDS_DIR = [resolve('../shared/seeds'), resolve('../../shared/seeds')].find((d) => existsSync(d));
-const realZh = SEEDS_DIR
-  ? readdirSync(SEEDS_DIR)
-      .filter((f) => f.endsWith('.txt'))
-      .sort()
-      .map((f) => readFileSync(`${SEEDS_DIR}/${f}`, 'utf8'))
-  : [];
+const SEEDS_DIR = [resolve(REPO, '../shared/seeds'), resolve(REPO, '../../shared/seeds')].find((d) =>
+  existsSync(d),
+);
+if (!SEEDS_DIR) {
+  // without them the corpus would silently lose its Chinese long-form documents
+  process.stderr.write('generate-injection-data: ../shared/seeds not found beside the checkout\n');
+  process.exit(2);
+}
+const realZh = readdirSync(SEEDS_DIR)
+  .filter((f) => f.endsWith('.txt'))
+  .sort()
+  .map((f) => readFileSync(`${SEEDS_DIR}/${f}`, 'utf8'));
 for (const [lang, texts, per] of [
-  ['en', realEn, 12],
+  ['en', realEn, 32],
   ['zh', realZh, 500],
 ] as const) {
   for (const t of texts) {

@@ -1,10 +1,11 @@
 /**
  * Trains the learned injection scorer and writes src/gates/input/model/injection-model.bin.
- *   npx tsx scripts/train-injection.ts [--no-write] [--loso] [--json]
+ *   npx tsx scripts/train-injection.ts [--no-write] [--loso] [--written-cv] [--json]
  * Sources and split: scripts/injection-training/data.ts. `--loso` also trains one model per
  * public source with that source left out and reports each source's figures from the model that
- * never saw it (that is what `npm run eval:safety` prints for the public set). Prints one JSON
- * summary line last.
+ * never saw it (that is what `npm run eval:safety` prints for the public set). `--written-cv`
+ * cross-validates on the hand-written set (data/written/): five folds by id, each scored by a
+ * model trained on everything but that fold. Prints one JSON summary line last.
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import {
   encodeInjectionModel,
   type InjectionModel,
 } from '../src/gates/input/learned/model.js';
-import { isCalibration, loadSources, ROOT } from './injection-training/data.js';
+import { isCalibration, loadSources, ROOT, WRITTEN_FOLDS, writtenFold } from './injection-training/data.js';
 import { fitChannels } from './injection-training/fit.js';
 import { exampleLogit } from './injection-training/learn.js';
 import { type Example, toExamples } from './injection-training/vectorize.js';
@@ -79,7 +80,8 @@ async function main() {
         ...countBy(
           model,
           calibration,
-          (e) => `${e.row.channel}/${e.row.source === 'generated' ? 'generated' : 'other'}`,
+          (e) =>
+            `${e.row.channel}/${e.row.source === 'generated' || e.row.source === 'written' ? e.row.source : 'other'}`,
         ),
       ].map(([k, c]) => [k, rates(c)]),
     ),
@@ -101,6 +103,20 @@ async function main() {
       process.stderr.write(`loso ${source}: ${JSON.stringify(loso[source] as Record<string, unknown>)}\n`);
     }
     summary.loso = loso;
+  }
+  if (args.includes('--written-cv')) {
+    const total = new Map<string, Counts>();
+    for (let k = 0; k < WRITTEN_FOLDS; k++) {
+      const inFold = (e: Example) => e.row.source === 'written' && writtenFold(e.row.id) === k;
+      // nor any augmented row built from the fold
+      const fromFold = (e: Example) => e.row.parents?.some((p) => writtenFold(p) === k) ?? false;
+      const fold = fitChannels(examples.filter((e) => !inFold(e) && !fromFold(e)));
+      for (const [key, c] of countBy(fold.model, examples.filter(inFold), (e) => e.row.channel)) {
+        const t = total.get(key) ?? { tp: 0, fp: 0, fn: 0, tn: 0 };
+        total.set(key, { tp: t.tp + c.tp, fp: t.fp + c.fp, fn: t.fn + c.fn, tn: t.tn + c.tn });
+      }
+    }
+    summary.writtenCv = Object.fromEntries([...total].map(([k, c]) => [k, rates(c)]));
   }
   if (!args.includes('--no-write')) writeFileSync(OUT, bytes);
   process.stdout.write(`${JSON.stringify(summary)}\n`);

@@ -5,7 +5,11 @@
  * - the public sets in ../shared/eval/prompt-injection.jsonl, by `source` — trained on only as the
  *   issue allows: every figure reported for a public source comes from a model trained without
  *   that source (leave-one-source-out), never from the shipped model;
- * - `twinline-zh`: test/fixtures/safety-zh.jsonl (this project's own Chinese set).
+ * - `twinline-zh`: test/fixtures/safety-zh.jsonl (this project's own Chinese set);
+ * - `written`: data/written/injection-texts.jsonl (hand-written, not from templates:
+ *   data/written/README.md) — hard benign texts and documents addressed to people beside
+ *   attacks in wordings the templates do not produce;
+ * - `written-augmented`: those rows set into each other (written-augment.ts), training only.
  * Never: eval/heldout/ or eval/sealed/ (measured only).
  *
  * Calibration split: 15% of generated template families (all their rows) and 15% of every other
@@ -13,7 +17,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { loadWrittenInjectionTexts } from '../written-sets.js';
 import type { LabelledText } from './vectorize.js';
+import { augmentWritten } from './written-augment.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const GENERATED = resolve(ROOT, 'data/injection/corpus.generated.jsonl');
@@ -43,6 +49,8 @@ export function loadSources(publicPath = PUBLIC): { rows: LabelledText[]; public
   }
   if (existsSync(OWN_ZH))
     for (const r of readJsonl<LabelledText>(OWN_ZH)) rows.push({ ...r, source: 'twinline-zh' });
+  const written: LabelledText[] = loadWrittenInjectionTexts().map((r) => ({ ...r, source: 'written' }));
+  rows.push(...written, ...augmentWritten(written));
   return { rows, publicSources: [...publicSources].sort() };
 }
 
@@ -54,5 +62,10 @@ function hash(s: string): number {
 
 /** True for rows kept out of fitting to place the operating point. */
 export function isCalibration(r: LabelledText): boolean {
+  if (r.source === 'written-augmented') return false;
   return r.source === 'generated' ? hash(`t:${r.template}`) < 15 : hash(`r:${r.source}:${r.id}`) < 30;
 }
+
+/** Cross-validation folds of the hand-written rows (`--written-cv`), by id. */
+export const WRITTEN_FOLDS = 5;
+export const writtenFold = (id: string): number => hash(`cv:${id}`) % WRITTEN_FOLDS;

@@ -20,6 +20,8 @@ export interface LabelledText {
   kind?: string;
   /** generated rows: template family (held out together) */
   template?: string;
+  /** augmented rows: the ids of the written rows they were built from */
+  parents?: readonly string[];
 }
 
 export interface WindowVector {

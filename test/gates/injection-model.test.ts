@@ -35,7 +35,11 @@ describe('the shipped injection model', () => {
     expect(summary.modelSha256).toBe(shipped);
     expect(summary.calibration['user_input/generated']!.recall).toBeGreaterThanOrEqual(88);
     expect(summary.calibration['user_input/generated']!.fpr).toBeLessThanOrEqual(3);
-    expect(summary.calibration['tool_output/generated']!.recall).toBeGreaterThanOrEqual(85);
+    // the tool-output cut is placed by the hardest benign documents of the calibration split,
+    // now including hand-written ones (data/written/): templated attacks pay for it in recall
+    expect(summary.calibration['tool_output/generated']!.recall).toBeGreaterThanOrEqual(66);
     expect(summary.calibration['tool_output/generated']!.fpr).toBeLessThanOrEqual(1);
+    expect(summary.calibration['user_input/written']!.recall).toBeGreaterThanOrEqual(80);
+    expect(summary.calibration['tool_output/written']!.recall).toBeGreaterThanOrEqual(85);
   }, 300_000); // ~10 s alone; generous for a loaded machine
 });

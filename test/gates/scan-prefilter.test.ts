@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeText, RECOGNISERS, scanText } from '../../src/gates/input/index.js';
 import { KeywordIndex } from '../../src/gates/input/keyword-index.js';
 import { CUES } from '../../src/gates/input/learned/cues.js';
-import { RECOGNISER_KEYWORDS } from '../../src/gates/input/recogniser-keywords.js';
+import { RECOGNISER_KEYWORDS } from '../../src/gates/input/recogniser-keywords.generated.js';
 import { RecogniserPrefilter } from '../../src/gates/input/recogniser-prefilter.js';
 import { patternKey, requiredLiterals } from '../../src/gates/input/required-literals.js';
 
@@ -30,7 +30,7 @@ describe('requiredLiterals', () => {
     else expect(got?.map((g) => [...g].sort())).toEqual(expected.map((g) => [...g].sort()));
   });
 
-  it('the precomputed table is up to date (else run write-recogniser-keywords.script.ts)', () => {
+  it('the precomputed table is up to date (else run scripts/generate-recogniser-keywords.ts)', () => {
     const table = new Map(RECOGNISER_KEYWORDS);
     for (const rec of RECOGNISERS) {
       expect(table.get(patternKey(rec.pattern)), rec.id).toEqual(requiredLiterals(rec.pattern));

@@ -6,7 +6,7 @@ import { type LearnedScore, learnedScore } from './learned/score.js';
 import { type NormalizedText, normalizeText, toOriginalRange } from './normalize.js';
 import { decodeBase64Payloads } from './payloads.js';
 import { prebuiltKeywordIndex } from './prebuilt-keyword-index.js';
-import { RECOGNISER_KEYWORDS } from './recogniser-keywords.js';
+import { RECOGNISER_KEYWORDS } from './recogniser-keywords.generated.js';
 import { RecogniserPrefilter } from './recogniser-prefilter.js';
 import { type InjectionType, RECOGNISERS, type Recogniser } from './recognisers.js';
 import { DEFAULT_THRESHOLDS, type ScanVerdict, type Thresholds, verdictFor } from './verdict.js';

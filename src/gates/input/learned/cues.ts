@@ -23,6 +23,17 @@ export const CUES: readonly Cue[] = [
     'cue.address_ai',
     '\\b(?:ai|a\\.i\\.|assistant|model|agent|bot|llm|chatbot|gpt)\\b\\s*(?:[,:—–-]|reading|processing|summari[sz]ing|helper)|(?:助手|助理|智能体|大模型|模型|机器人|\\bai\\b)\\s*[,:，：—]',
   ),
+  // a directive spoken to the model: the model addressed (vocative, "note to the AI", "给助手的")
+  // and an action verb within the same sentence — the shape of a note planted in a document
+  c(
+    'cue.ai_directive',
+    '(?:\\b(?:hey|dear|attention|note|message|instructions?|reminder|notice|important|memo)\\b[^.\\n]{0,12}?\\b(?:to|for)\\s+(?:the\\s+|any\\s+|all\\s+|an?\\s+)?(?:ai|assistant|model|agent|bot|llm|chatbot|language model|virtual assistant|automated)\\b|\\b(?:ai|a\\.i\\.|assistant|model|agent|bot|llm|chatbot|gpt|ai system|ai tool)\\s*[,:\u2014\u2013])[^\\n]{0,60}?\\b(?:send|forward|reply|delete|remove|approve|grant|transfer|pay|change|update|set|mark|cancel|export|copy|upload|reset|run|execute|include|add|say|state|tell|report|respond|ignore|disregard|reveal|share|close|accept|give|list|recommend|append|escalate|disable|treat|follow|obey|new (?:instructions?|task|rules?|orders?|directives?))\\b|(?:ai|助手|助理|智能体|智能助手|大模型|模型|机器人|虚拟助理|ai 系统|ai 工具)[^，,。：:\\n]{0,6}?[，,：:\u2014]\\s*[^。\\n]{0,30}?(?:发|转发|删除|批准|审批|开通|授予|转账|付款|改|回复|忽略|无视|标记|取消|导出|复制|上传|重置|执行|告诉|说|报告|设置|关闭|接受|列出|推荐|加上|附上|给他|给我|照做|只按|把|请|升级|新任务|新指令)',
+  ),
+  // the benign counterpart: a document speaking to people (a greeting, a note to a team or role)
+  c(
+    'cue.address_person',
+    '^\\s*(?:hi|hello|hey|dear|team|all|everyone|folks|colleagues|good (?:morning|afternoon))\\b[^\\n]{0,30}?[,!:]|\\b(?:note|reminder|message|instructions?|attention) (?:to|for) (?:the |all |our )?(?!ai\\b|assistant\\b|model\\b|agent\\b|bot\\b|llm\\b|chatbot\\b|automated\\b|any\\b)[a-z]+|^\\s*(?:各位|大家|全体|尊敬的|亲爱的|致各位)[^\\n]{0,20}?[，,：:]|^\\s*[\u4e00-\u9fff]{1,4}(?:你好|您好)[，,！!]|(?:给|致|提醒)(?:财务|法务|人事|行政|审核人|审稿人|同事|值班|二线|前台|总裁助理|团队)',
+  ),
   c(
     'cue.reader_ref',
     '\\b(?:whoever|whatever|anyone|any (?:ai|assistant|model))\\b[^.\\n]{0,20}\\b(?:reading|processing|summari[sz]ing|handling)\\b|\\bif you are an?\\b|\\bon behalf of the user\\b|(?:阅读|处理|读到|总结)(?:本|此|这)|替用户',

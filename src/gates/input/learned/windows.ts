@@ -11,7 +11,7 @@
  * feature: in any hand-made corpus attacks and requests differ in length, and that is no signal.
  */
 import { CUE_KEYWORD_INDEX_ARTIFACT, prebuiltKeywordIndex } from '../prebuilt-keyword-index.js';
-import { RECOGNISER_KEYWORDS } from '../recogniser-keywords.js';
+import { RECOGNISER_KEYWORDS } from '../recogniser-keywords.generated.js';
 import { RecogniserPrefilter } from '../recogniser-prefilter.js';
 import { CUES } from './cues.js';
 import { foldLeetspeak, namedBucket, type Occurrences, occurrencesOf } from './occurrences.js';
