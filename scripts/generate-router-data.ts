@@ -683,7 +683,7 @@ const READONLY = {
   ],
 };
 
-// hand-written hard cases: short ambiguous, mixed-language, typos, seed §4.1's comparison
+// hand-written hard cases: short ambiguous, mixed-language, typos, the 对比 comparison case
 const HARD: ReadonlyArray<readonly [string, Label, Lang]> = [
   ['对比一下两个方案的利弊', 'quick', 'zh'],
   ['对比一下这两个方案', 'quick', 'zh'],

@@ -23,7 +23,7 @@ export function combineScores(
   return { deep: d / sum, quick: q / sum, readonly_fallback: r / sum };
 }
 
-/** The threshold rule of seed 004 §2.1: a tool line only when its confidence reaches the threshold. */
+/** The threshold rule (docs/router.md, "How a decision is made"): a tool line only when its confidence reaches the threshold. */
 export function pickTarget(scores: LineScores, threshold: number): RouteTarget {
   const best: RouteTarget = scores.deep >= scores.quick ? 'deep' : 'quick';
   return scores[best] >= threshold ? best : 'readonly_fallback';

@@ -94,7 +94,7 @@ export const ROUTE_RULES: readonly RouteRule[] = [
     ),
     on: 'words',
   },
-  // 对比 alone is a weak lean: "对比一下两个方案的利弊" may want a quick table (seed §4.1)
+  // 对比 alone is a weak lean: "对比一下两个方案的利弊" may want a quick table (docs/router.md, "Why not rules first, decisively?")
   {
     id: 'deep.zh.compare',
     lean: 'deep',

@@ -59,5 +59,5 @@ export interface RouteOptions {
   recent?: readonly RouteTarget[];
 }
 
-/** Default confidence a tool line must reach (seed 004 §2.1). */
+/** Default confidence a tool line must reach (docs/router.md, "How a decision is made"). */
 export const DEFAULT_ROUTE_THRESHOLD = 0.82;

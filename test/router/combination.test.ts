@@ -35,7 +35,7 @@ describe('combining rules with the classifier', () => {
     expect(pickTarget(s, 0.82)).toBe('quick');
   });
 
-  it('seed §4.1: 对比 matches a deep rule, yet a plain two-option comparison stays quick', () => {
+  it('对比 matches a deep rule, yet a plain two-option comparison stays quick', () => {
     const d = route('对比一下两个方案的利弊', { explain: true });
     expect(d.rule).toBe('deep.zh.compare');
     expect(d.target).toBe('quick');

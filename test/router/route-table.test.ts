@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ROUTE_THRESHOLD, type RouteTarget, route } from '../../src/router/index.js';
 
-// Seed 004 §1.2 and §2.1 examples first, then greetings, noise and the §4.1 hard case.
+// The routing examples of docs/router.md first, then greetings, noise and the 对比 hard case.
 const TABLE: ReadonlyArray<readonly [string, RouteTarget]> = [
   ['帮我把下午的会议推迟到四点', 'quick'],
   ['查一下上周的考勤异常', 'quick'],
