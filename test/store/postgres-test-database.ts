@@ -32,6 +32,17 @@ export async function createTestDatabase(): Promise<TestDatabase | undefined> {
     url: url.toString(),
     adminQuery: (text) => admin.query(text),
     async drop() {
+      // A pg pool's end() resolves before its sockets have closed; dropping WITH (FORCE) while one
+      // is still closing terminates it, and a pool with no error listener (a test's own Kysely
+      // pool) reports that as an unhandled error. So wait, briefly, for sessions to leave first.
+      for (let i = 0; i < 40; i++) {
+        const open = await admin.query<{ n: number }>(
+          'select count(*)::int as n from pg_stat_activity where datname = $1',
+          [name],
+        );
+        if ((open.rows[0]?.n ?? 0) === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     },
