@@ -53,10 +53,12 @@ function pathArguments(args: unknown): string[] {
 }
 
 /**
- * The built-in deny for file-writing tools (kind `edit`: `write_file`, `edit`, and any tool whose
- * manifest says it edits files): a call naming engine state in any path argument is refused.
- * Checked before permission rules and modes, so no allow rule, host answer or mode (yolo and
- * bypassPermissions included) lifts it. Undefined when the call names no engine state. Pure.
+ * The built-in deny for file tools, checked before permission rules and modes, so no allow rule,
+ * host answer or mode (yolo and bypassPermissions included) lifts it. A file-writing tool (kind
+ * `edit`: `write_file`, `edit`, any tool whose manifest says it edits files) naming engine state
+ * in any path argument is refused; a file-reading tool (kind `read`: `read_file`, `grep`, `glob`,
+ * `list_directory`) naming its secret part is refused as well. Undefined when the call names
+ * neither. Pure.
  */
 export function engineStateDenial(
   tool: string,
@@ -65,52 +67,22 @@ export function engineStateDenial(
   roots: PathRoots,
   stage: string,
 ): StageDecision | undefined {
-  if (kind === 'read') return engineStateReadDenial(tool, args, roots, stage);
-  if (kind !== 'edit') return undefined;
+  if (kind !== 'read' && kind !== 'edit') return undefined;
+  // A read meets only the secret part (the audit database, the watermark key, the data folder with
+  // other tenants' records): settings and agent definitions stay readable, never writable.
+  const reading = kind === 'read';
   const list = engineStateOf(roots);
   for (const raw of pathArguments(args)) {
     if (raw.includes('\0')) continue;
     const abs = resolvePath(raw, roots);
-    const hit = matchEngineState(abs, list);
-    if (hit) {
-      return decide(
-        'deny',
-        stage,
-        ENGINE_STATE_RULE_ID,
-        `${tool} may not write ${raw}: it is the engine's own state (${hit.what}). No mode or permission rule allows writing it.`,
-        { details: { path: abs, protected: hit.path } },
-      );
-    }
-  }
-  return undefined;
-}
-
-/**
- * The built-in deny for file-reading tools (kind `read`: `read_file`, `grep`, `glob`,
- * `list_directory`): a path argument naming the engine's secret state — the audit database, the
- * watermark key, the data folder with other tenants' records — is refused in every mode, as a
- * write would be. Settings and agent definitions stay readable. Pure.
- */
-function engineStateReadDenial(
-  tool: string,
-  args: unknown,
-  roots: PathRoots,
-  stage: string,
-): StageDecision | undefined {
-  const list = engineStateOf(roots);
-  for (const raw of pathArguments(args)) {
-    if (raw.includes('\0')) continue;
-    const abs = resolvePath(raw, roots);
-    const hit = matchSecretEngineState(abs, list);
-    if (hit) {
-      return decide(
-        'deny',
-        stage,
-        ENGINE_STATE_RULE_ID,
-        `${tool} may not read ${raw}: it is the engine's own data (${hit.what}). No mode or permission rule allows reading it.`,
-        { details: { path: abs, protected: hit.path } },
-      );
-    }
+    const hit = reading ? matchSecretEngineState(abs, list) : matchEngineState(abs, list);
+    if (!hit) continue;
+    const refusal = reading
+      ? `${tool} may not read ${raw}: it is the engine's own data (${hit.what}). No mode or permission rule allows reading it.`
+      : `${tool} may not write ${raw}: it is the engine's own state (${hit.what}). No mode or permission rule allows writing it.`;
+    return decide('deny', stage, ENGINE_STATE_RULE_ID, refusal, {
+      details: { path: abs, protected: hit.path },
+    });
   }
   return undefined;
 }
