@@ -69,6 +69,27 @@ describe('the sweep over parked deep tasks', () => {
     expect(await p.sweep()).toBe(0);
   });
 
+  it('a call approved in a process that stopped before running it runs once in the sweep, and its task completes', async () => {
+    const { p, tasks, until, submit } = await setup();
+    const taskId = await submit('carol');
+    expect(await until(taskId, 'awaiting_review')).toBe('awaiting_review');
+    const [review] = await p.store.forTenant('acme').reviews.list({ status: 'pending' });
+    // What an approval leaves when its process dies right after the conditional update.
+    expect(await p.store.reviews.decide(review!.id, { decision: 'approved', by: 'rita' })).toEqual({
+      changed: true,
+    });
+    const [first, second] = await Promise.all([p.sweep(), p.sweep()]);
+    expect(first + second).toBe(1);
+    expect(await until(taskId, 'completed')).toBe('completed');
+    expect((await tasks.getSteps(taskId)).map((s) => s.status)).toEqual(['done']);
+    await p.store.audit.flush();
+    const executed = (await p.store.audit.query({ tool: 'billing_report_query', limit: 10 })).filter(
+      (r) => r.status === 'executed',
+    );
+    expect(executed).toHaveLength(1);
+    expect(await p.sweep()).toBe(0);
+  });
+
   it('a review that expires unanswered lets its task finish without the step', async () => {
     let clock = Date.now();
     const { p, tasks, until, submit } = await setup(() => new Date(clock));
