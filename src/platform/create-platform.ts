@@ -2,11 +2,10 @@ import { egressSettings, type TwinlineConfig } from '../config/index.js';
 import { openContextBus } from '../context/index.js';
 import type { Identity } from '../core/index.js';
 import { createInputGate, Egress } from '../gates/index.js';
-import { createWriteFactStage, LineDispatcher, RecentSummaries } from '../lines/index.js';
-import { Pipeline } from '../pipeline/index.js';
+import { LineDispatcher, RecentSummaries } from '../lines/index.js';
 import { createConfiguredRouter } from '../router/index.js';
 import { createRuntime } from '../runtime/index.js';
-import { lineGateways } from './line-gateways.js';
+import { lineGateways, servePipeline } from './line-gateways.js';
 import { lineModels } from './line-models.js';
 import { observedAudit } from './log-lines.js';
 import { type PlatformConfig, platformConfig } from './platform-config.js';
@@ -18,7 +17,6 @@ import { observedRequestPath } from './request-observers.js';
 import { reviewPath } from './review-path.js';
 import type { ReviewWorkflow } from './review-workflow.js';
 import { RoutingLog } from './routing-log.js';
-import { TaskScheduler } from './task-scheduler.js';
 
 /**
  * Assembles the platform from a configuration. The three lines are separate trust chains: each
@@ -55,14 +53,10 @@ export async function createPlatform(
   const context = new RecentSummaries(options.contextBus ?? (await openContextBus({ env })), { now });
   const { logger, telemetry } = options;
   const audit = observedAudit(store.audit, options.onAudit, logger);
-  // The serve profiles of the pipeline: the same layers `twinline check` explains, plus this
-  // process's limits, breakers and the quick line's write facts.
-  const pipeline = new Pipeline({
-    ...runtime.pipeline.layers,
+  const pipeline = servePipeline(runtime.pipeline.layers, {
     audit,
     rateLimiter: limiter,
     breakers,
-    factStage: createWriteFactStage(),
     observer: telemetry?.gatewayObserver,
   });
   const lines = lineGateways(pipeline, checked.tools, breakers, cache);
@@ -73,7 +67,7 @@ export async function createPlatform(
     wrapProvider: options.wrapProvider,
     telemetry,
   });
-  const { readonly, deep, quick, deepQueue, deepPrompts } = platformLines({
+  const { readonly, deep, quick, deepQueue, scheduler, deepPrompts } = platformLines({
     config,
     options,
     store,
@@ -82,6 +76,7 @@ export async function createPlatform(
     resolveIdentity,
     context,
     logger,
+    telemetry,
     now,
   });
   const routing = new RoutingLog();
@@ -101,13 +96,6 @@ export async function createPlatform(
     quick,
     readonly,
     providerFor: () => newProvider(),
-  });
-  const scheduler = new TaskScheduler({
-    deep,
-    deepQueue,
-    tasksFor: (t) => store.forTenant(t).tasks,
-    allTasks: store.admin.tasks,
-    onQueueWait: (seconds) => telemetry?.metrics?.queueWait('deep', seconds),
   });
   const { reviews, workflow }: { reviews: Platform['reviews']; workflow: ReviewWorkflow } = reviewPath({
     store,

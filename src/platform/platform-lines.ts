@@ -12,11 +12,12 @@ import {
 import { DeepAdmission } from '../resilience/index.js';
 import { endedReview } from '../review/index.js';
 import type { Store } from '../store/index.js';
-import type { TwinlineLogger } from '../telemetry/index.js';
+import type { Telemetry, TwinlineLogger } from '../telemetry/index.js';
 import type { LineGateways } from './line-gateways.js';
 import { unavailableProvider } from './line-models.js';
 import type { PlatformOptions } from './platform-types.js';
 import { degradedDeepAnswer } from './request-observers.js';
+import { TaskScheduler } from './task-scheduler.js';
 
 /** What the three lines are built from. */
 export interface PlatformLinesDeps {
@@ -29,6 +30,7 @@ export interface PlatformLinesDeps {
   readonly resolveIdentity: (tenant: string, user: string) => Identity | undefined;
   readonly context: RecentSummaries;
   readonly logger?: TwinlineLogger | undefined;
+  readonly telemetry?: Telemetry | undefined;
   readonly now: () => Date;
 }
 
@@ -38,6 +40,8 @@ export interface PlatformLines {
   readonly deep: DeepLine;
   readonly quick: QuickLine;
   readonly deepQueue: DeepAdmission;
+  /** Runs, cancels, continues and resumes deep tasks through `deepQueue`. */
+  readonly scheduler: TaskScheduler;
   /** The domain's deep-line prompts (`prompts.planner`, `prompts.composer`). */
   readonly deepPrompts: DeepPrompts;
 }
@@ -45,7 +49,8 @@ export interface PlatformLines {
 /**
  * Builds the read-only, deep and quick lines over their gateways (docs/lines.md): the deep line
  * with a planner per task run, the store's view of how a review ended and the read-only line as
- * its degraded path; its admission caps shared in the store on PostgreSQL.
+ * its degraded path; its admission caps shared in the store on PostgreSQL, and the scheduler of
+ * its tasks.
  */
 export function platformLines(deps: PlatformLinesDeps): PlatformLines {
   const { config, options, store, lines, newProvider, resolveIdentity, context, now } = deps;
@@ -94,5 +99,12 @@ export function platformLines(deps: PlatformLinesDeps): PlatformLines {
     context,
     ...(config.prompts?.quick ? { systemPrompt: config.prompts.quick } : {}),
   });
-  return { readonly, deep, quick, deepQueue, deepPrompts };
+  const scheduler = new TaskScheduler({
+    deep,
+    deepQueue,
+    tasksFor: (t) => store.forTenant(t).tasks,
+    allTasks: store.admin.tasks,
+    onQueueWait: (seconds) => deps.telemetry?.metrics?.queueWait('deep', seconds),
+  });
+  return { readonly, deep, quick, deepQueue, scheduler, deepPrompts };
 }
