@@ -21,6 +21,8 @@ export {
   type DeepPrompts,
   ModelPlanner,
   type PlannerPort,
+  type PlannerTurn,
+  type PlanProgress,
   plannerMessages,
 } from './deep/planner.js';
 export {

@@ -20,7 +20,10 @@ export class AnswerComposer {
     const { plan, state, summaries } = done;
     try {
       const relevant = renderRelevantSummaries(`${task.request} ${plan.goal}`, summaries, this.summaryCap);
-      const text = await planner.compose(task.request, plan, relevant, state.plannerTurns, signal);
+      const text = await planner.compose(
+        { request: task.request, plan, summaries: relevant },
+        { consumedTurns: state.plannerTurns, signal },
+      );
       return { text, state: { ...state, plannerTurns: state.plannerTurns + 1 } };
     } catch {
       return {

@@ -29,7 +29,10 @@ export class PlanReviser {
     const relevant = renderRelevantSummaries(`${task.request} ${plan.goal}`, at.summaries, this.summaryCap);
     let answer: string | undefined;
     try {
-      answer = await planner.revise!(task.request, plan, relevant, stepNo, state.plannerTurns, signal);
+      answer = await planner.revise!(
+        { request: task.request, plan, summaries: relevant, failedStep: stepNo },
+        { consumedTurns: state.plannerTurns, signal },
+      );
     } catch {
       return { plan, state };
     }

@@ -45,7 +45,10 @@ export class TaskPlanner {
     await tasks.updateTask(task.id, { status: 'planning' });
     let plan: Plan;
     try {
-      const answer = await planner.plan(task.request, this.#declarations(), state.plannerTurns, signal);
+      const answer = await planner.plan(task.request, this.#declarations(), {
+        consumedTurns: state.plannerTurns,
+        signal,
+      });
       state = { ...state, plannerTurns: state.plannerTurns + 1 };
       plan = parsePlan(answer);
     } catch (err) {
