@@ -54,6 +54,15 @@ describe('the sweep over approved input reviews', () => {
     expect(await calendarRuns()).toBe(0);
   });
 
+  it('four-eyes: the author may not clear their own flagged request; nothing runs', async () => {
+    const { p, reviewId, calendarRuns } = await setup();
+    const own = await p.approveReview(p.runtime.identities.resolve('alice', 'acme'), reviewId);
+    expect(own).toMatchObject({ decided: false, status: 'pending', refused: { ruleId: 'review.four-eyes' } });
+    await p.sweep();
+    expect(await p.store.reviews.get(reviewId)).toMatchObject({ status: 'pending' });
+    expect(await calendarRuns()).toBe(0);
+  });
+
   it('an approver and a sweep that race run the cleared request once', async () => {
     const { p, reviewId, calendarRuns } = await setup();
     const rita = p.runtime.identities.resolve('rita', 'acme');
