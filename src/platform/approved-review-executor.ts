@@ -59,7 +59,8 @@ export class ApprovedReviewExecutor {
   async sweep(limit = 100): Promise<{ id: string; status: string; resumedTask?: string }[]> {
     const ran: { id: string; status: string; resumedTask?: string }[] = [];
     for (const item of await this.deps.allReviews.list({ status: 'approved', limit })) {
-      const exec = await this.execute(item, approvalDecision(item, undefined));
+      // One review whose run throws (its claim taken, so it is not run again) leaves the rest to run.
+      const exec = await this.execute(item, approvalDecision(item, undefined)).catch(() => undefined);
       if (!exec) continue;
       const resumedTask = exec.kind === 'tool_call' ? exec.resumedTask : undefined;
       ran.push({ id: item.id, status: exec.status, ...(resumedTask ? { resumedTask } : {}) });
