@@ -255,14 +255,14 @@ export class LineDispatcher {
       this.deps.onQueueWait?.('deep', waited);
       span?.set({ 'twinline.queue.wait_ms': Math.round(waited * 1000) });
       const running = () =>
-        this.deps.deep.run(
-          identity.tenant,
-          taskId,
+        this.deps.deep.run(identity.tenant, taskId, {
           emit,
           signal,
           // A model chosen for this request plans its task too.
-          options.provider ? new ModelPlanner(options.provider, undefined, this.deps.deepPrompts) : undefined,
-        );
+          planner: options.provider
+            ? new ModelPlanner(options.provider, undefined, this.deps.deepPrompts)
+            : undefined,
+        });
       return span ? span.within(running) : running();
     };
     const owner = { tenant: identity.tenant, user: identity.user, taskId };

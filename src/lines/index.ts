@@ -3,7 +3,8 @@ export {
   RecentSummaries,
   type RecentSummariesOptions,
 } from './context/recent-summaries.js';
-export { composeReport, DeepLine, type DeepLineDeps, type DeepRunResult } from './deep/deep-line.js';
+export { composeReport } from './deep/answer-composer.js';
+export { DeepLine, type DeepLineDeps, type DeepRunOptions } from './deep/deep-line.js';
 export {
   type Plan,
   PlanFormatError,
@@ -20,6 +21,8 @@ export {
   type DeepPrompts,
   ModelPlanner,
   type PlannerPort,
+  type PlannerTurn,
+  type PlanProgress,
   plannerMessages,
 } from './deep/planner.js';
 export {
@@ -28,6 +31,7 @@ export {
   selectRelevantSummaries,
 } from './deep/relevant-summaries.js';
 export { renderSummary, type StepSummary, summariseStep } from './deep/step-summary.js';
+export type { DeepRunResult } from './deep/task-run.js';
 export { readTaskState, storedTaskState, TASK_STATE, type TaskState } from './deep/task-state.js';
 export {
   type DispatcherDeps,

@@ -1,21 +1,10 @@
 import { decide, hashCanonical, type Identity, type StageDecision, uuidV7 } from '../core/index.js';
 import type { Egress, EgressGate } from '../gates/index.js';
-import {
-  type GatedRequestResult,
-  gateRequestResult,
-  type InputVerdict,
-  type RequestResult,
-} from '../lines/index.js';
-import type { EndedReview, ProcessReport, ReviewService } from '../review/index.js';
-import {
-  type AuditSink,
-  INPUT_REVIEW_NAME,
-  type InputReview,
-  type Store,
-  type ToolCallReview,
-} from '../store/index.js';
+import { type GatedRequestResult, gateRequestResult, type InputVerdict } from '../lines/index.js';
+import type { ProcessReport, ReviewService } from '../review/index.js';
+import { type AuditSink, INPUT_REVIEW_NAME, type Store } from '../store/index.js';
 import type { ToolSpec } from '../tools/index.js';
-import type { TaskScheduler } from './task-scheduler.js';
+import type { ApprovedReviewExecutor } from './approved-review-executor.js';
 
 /** What deciding a review did. */
 export interface ReviewDecisionResult {
@@ -36,20 +25,22 @@ export interface ReviewDecisionResult {
   readonly refused?: { readonly ruleId: string; readonly reason: string };
 }
 
+/** What the review half of a sweep did: `ProcessReport`, with the task each run continued. */
+export interface ReviewSweepReport extends ProcessReport {
+  readonly executed: readonly { id: string; status: string; resumedTask?: string }[];
+}
+
 /** What the review workflow needs (docs/architecture.md, "Platform"). */
 export interface ReviewWorkflowDeps {
   readonly store: Store;
-  /** Decides and runs tool-call reviews (four-eyes, reviewer rules, exactly-once execution). */
+  /** Decides reviews (four-eyes, reviewer rules, expiry), each in one conditional update. */
   readonly reviews: ReviewService;
-  /** Continues the deep task a review belongs to. */
-  readonly scheduler: Pick<TaskScheduler, 'continueAfter'>;
+  /** Runs what was approved, once, and continues its task. */
+  readonly executor: ApprovedReviewExecutor;
   readonly egress: Egress;
   readonly audit: AuditSink;
   /** The audit's view of arguments (redacted at its data level), when the audit keeps them. */
   readonly auditArguments?: ((tool: ToolSpec, args: unknown) => { args: unknown; level: string }) | undefined;
-  readonly resolveIdentity: (tenant: string, user: string) => Identity | undefined;
-  /** Runs a request a reviewer cleared, as its author, on the normal path. */
-  readonly runCleared: (author: Identity, query: string, sessionId: string) => Promise<RequestResult>;
   readonly now: () => Date;
 }
 
@@ -57,40 +48,73 @@ export interface ReviewWorkflowDeps {
 const INPUT_REVIEW_TTL_MS = 24 * 3600_000;
 
 /**
- * The review workflow (docs/architecture.md, "Platform"): queues flagged input, approves, denies
- * and expires both kinds of review, and carries the outcome forward in one trip — a tool call's
- * review names its deep task, which continues at once; a cleared input runs as its author.
+ * The review workflow (docs/architecture.md, "Platform"): queues flagged input, decides both kinds
+ * of review and hands what was approved to the executor, one trip forward — a tool call replays
+ * and its deep task continues by the task id on the review; a cleared input runs as its author.
  */
 export class ReviewWorkflow {
   constructor(private readonly deps: ReviewWorkflowDeps) {}
 
   /** Approves a review (reviewer of the same tenant): runs the call or the request once. */
   async approve(reviewer: Identity, id: string, note?: string): Promise<ReviewDecisionResult> {
-    const item = await this.deps.store.forTenant(reviewer.tenant).reviews.get(id);
-    if (!item) return { id, decided: false, status: 'missing' };
-    return item.kind === 'input'
-      ? this.#decideInput(reviewer, item, true, note)
-      : this.#approveCall(reviewer, item, note);
+    const reviews = this.deps.store.forTenant(reviewer.tenant).reviews;
+    if (!(await reviews.get(id))) return { id, decided: false, status: 'missing' };
+    const decision = await this.deps.reviews.decideApproval(id, reviewer.user, note);
+    const { decided, refused, approved } = decision;
+    if (refused) return { id, decided: false, status: decision.status, refused };
+    const exec = approved && (await this.deps.executor.execute(approved.item, approved.approval));
+    const status = exec
+      ? exec.status
+      : approved
+        ? ((await reviews.get(id))?.status ?? decision.status)
+        : decision.status;
+    if (!exec) return { id, decided, status };
+    const gate = this.#reviewGate(reviewer, approved.item.sessionId);
+    if (exec.kind === 'input')
+      return {
+        id,
+        decided,
+        status,
+        ...(exec.result ? { request: gateRequestResult(gate, exec.result) } : {}),
+      };
+    const { result, resumedTask } = exec;
+    return {
+      id,
+      decided,
+      status,
+      execution: {
+        status: result.status,
+        modelContent: gate.text(result.modelContent),
+        decision: gate.value(result.decision),
+      },
+      ...(resumedTask ? { resumedTask } : {}),
+    };
   }
 
   /** Denies a review; a deep task waiting on it continues without that step. */
   async deny(reviewer: Identity, id: string, note?: string): Promise<ReviewDecisionResult> {
     const item = await this.deps.store.forTenant(reviewer.tenant).reviews.get(id);
     if (!item) return { id, decided: false, status: 'missing' };
-    if (item.kind === 'input') return this.#decideInput(reviewer, item, false, note);
     const outcome = await this.deps.reviews.deny(id, reviewer.user, note);
-    const resumedTask = outcome.decided
-      ? await this.#continueTask(item, { status: 'denied', summary: note ?? 'denied by a reviewer' })
-      : undefined;
+    const resumedTask =
+      outcome.decided && item.kind === 'tool_call'
+        ? await this.deps.executor.continueTask(item, {
+            status: 'denied',
+            summary: note ?? 'denied by a reviewer',
+          })
+        : undefined;
     return { id, decided: outcome.decided, status: outcome.status, ...(resumedTask ? { resumedTask } : {}) };
   }
 
   /**
-   * Expires stale reviews, lets reviewer rules decide tool calls and runs the approved ones. The
-   * tasks parked on reviews that ended are woken by `TaskScheduler.wake` (the platform's sweep).
+   * The review half of the platform's sweep: expires stale reviews, lets reviewer rules decide
+   * tool calls, then runs every approved review no one ran — calls and cleared inputs alike, an
+   * approval whose process stopped before running it too — and continues their tasks. Tasks
+   * parked on reviews that ended otherwise are woken by `TaskScheduler.wake`.
    */
-  expire(): Promise<ProcessReport> {
-    return this.deps.reviews.process();
+  async sweep(): Promise<ReviewSweepReport> {
+    const settled = await this.deps.reviews.settle();
+    return { ...settled, executed: await this.deps.executor.sweep() };
   }
 
   /** Queues a request the input gate flagged, and records the stop in the audit beside tool calls. */
@@ -117,94 +141,6 @@ export class ReviewWorkflow {
     });
     this.#auditInput(identity, sessionId, query, verdict, reason, parked.id);
     return parked;
-  }
-
-  async #approveCall(reviewer: Identity, item: ToolCallReview, note?: string): Promise<ReviewDecisionResult> {
-    const { id } = item;
-    const outcome = await this.deps.reviews.approve(id, reviewer.user, note);
-    if (outcome.refused) return { id, decided: false, status: outcome.status, refused: outcome.refused };
-    // Losing the claim to another approver (or process) is not an execution of ours.
-    const exec =
-      outcome.execution?.decision.ruleId === 'review.not-claimable' ? undefined : outcome.execution;
-    const resumedTask = exec
-      ? await this.#continueTask(item, {
-          status: exec.status === 'executed' ? 'executed' : 'failed',
-          summary: exec.modelContent,
-        })
-      : undefined;
-    const gate = this.#reviewGate(reviewer, item.sessionId);
-    return {
-      id,
-      decided: outcome.decided,
-      status: outcome.status,
-      ...(exec
-        ? {
-            execution: {
-              status: exec.status,
-              modelContent: gate.text(exec.modelContent),
-              decision: gate.value(exec.decision),
-            },
-          }
-        : {}),
-      ...(resumedTask ? { resumedTask } : {}),
-    };
-  }
-
-  /**
-   * The task the review belongs to, continued with how it ended. A review queued before reviews
-   * named their task has none here: the sweep wakes its task (`sweep`, `TaskScheduler.wake`).
-   */
-  #continueTask(item: ToolCallReview, ended: EndedReview): Promise<string | undefined> {
-    if (!item.taskId) return Promise.resolve(undefined);
-    return this.deps.scheduler.continueAfter(item.tenant, item.taskId, item.id, ended);
-  }
-
-  async #decideInput(
-    reviewer: Identity,
-    pending: InputReview,
-    approve: boolean,
-    note?: string,
-  ): Promise<ReviewDecisionResult> {
-    const { id } = pending;
-    const reviewsRepo = this.deps.store.forTenant(reviewer.tenant).reviews;
-    if (approve && pending.status === 'pending' && pending.user === reviewer.user) {
-      // Four-eyes: a flagged request is cleared by someone other than its author.
-      return {
-        id,
-        decided: false,
-        status: pending.status,
-        refused: {
-          ruleId: 'review.four-eyes',
-          reason: `${reviewer.user} wrote this request and may not clear it; another reviewer must`,
-        },
-      };
-    }
-    const { changed } = await reviewsRepo.decide(id, {
-      decision: approve ? 'approved' : 'denied',
-      by: reviewer.user,
-      ...(note !== undefined ? { note } : {}),
-    });
-    const item = await reviewsRepo.get(id);
-    if (!approve || !changed || item?.kind !== 'input' || !(await reviewsRepo.claimForExecution(id))) {
-      return { id, decided: changed, status: item?.status ?? 'missing' };
-    }
-    // The reviewer vouched for the text; it now takes the normal path as its author.
-    const author = this.deps.resolveIdentity(item.tenant, item.user);
-    const result = author ? await this.deps.runCleared(author, item.query, item.sessionId) : undefined;
-    await reviewsRepo.complete(id, {
-      status: result ? 'executed' : 'failed',
-      // Stored gated for the lowest level before it is cut: a value cut in half is no longer
-      // recognised by the gate that runs when the summary is read, nor a steer to an address.
-      resultSummary: result
-        ? `${result.outcome}: ${this.#storedSummary(item.tenant, item.sessionId, result.text)}`
-        : 'author no longer exists',
-    });
-    return {
-      id,
-      decided: true,
-      status: result ? 'executed' : 'failed',
-      ...(result ? { request: gateRequestResult(this.#reviewGate(reviewer, item.sessionId), result) } : {}),
-    };
   }
 
   /**
@@ -250,14 +186,6 @@ export class ReviewWorkflow {
       reviewId,
       ...(logged ? { args: logged.args, argsLevel: logged.level } : {}),
     });
-  }
-
-  /** Text kept in the store for anyone to read later: gated for level L1, unmarked, cut short. */
-  #storedSummary(tenant: string, sessionId: string, text: string): string {
-    return this.deps.egress
-      .for({ viewer: { tenant, user: 'store', dataLevel: 'L1' }, sessionId, channel: 'review' })
-      .value(text)
-      .slice(0, 200);
   }
 
   /** The gate for what a reviewer is sent about a review of session `sessionId`. */

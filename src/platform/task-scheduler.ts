@@ -40,7 +40,7 @@ export class TaskScheduler {
     return deepQueue.submit({ tenant, user: task.user, taskId }, async () => {
       this.deps.onQueueWait?.((performance.now() - queuedAt) / 1000);
       try {
-        return await deep.run(tenant, taskId, () => {}, ac.signal);
+        return await deep.run(tenant, taskId, { signal: ac.signal });
       } finally {
         if (this.#running.get(taskId) === ac) this.#running.delete(taskId);
       }

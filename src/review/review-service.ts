@@ -1,12 +1,8 @@
-import { decide, type Identity, type StageDecision } from '../core/index.js';
-import type { ApprovedReview, GatewayResult, ReviewReplay } from '../gateway/index.js';
+import type { Identity, StageDecision } from '../core/index.js';
+import type { GatewayResult } from '../gateway/index.js';
 import type { ReviewerSet } from '../policy/index.js';
-import type { ReviewItem, ReviewRepository, ReviewStatus, ToolCallReview } from '../store/index.js';
-
-/** The one gateway operation the review service needs (a `review-replay` gateway). */
-export interface ApprovedReviewRunner {
-  executeApprovedReview(review: ApprovedReview, replay: ReviewReplay): Promise<GatewayResult>;
-}
+import type { ReviewItem, ReviewRepository, ReviewStatus } from '../store/index.js';
+import { type ApprovedReviewRunner, approvalDecision, ReviewReplayer } from './review-replayer.js';
 
 interface ReviewServiceBase {
   readonly reviews: ReviewRepository;
@@ -47,6 +43,27 @@ export interface DecisionOutcome {
   readonly refused?: { readonly ruleId: string; readonly reason: string };
 }
 
+/** What deciding an approval did, before anything runs. */
+export interface ApprovalDecision {
+  readonly id: string;
+  /** True when this call changed the review (pending → approved). */
+  readonly decided: boolean;
+  readonly status: ReviewStatus | 'missing';
+  /** Why the approval was refused (four-eyes), when it was; nothing changed. */
+  readonly refused?: { readonly ruleId: string; readonly reason: string };
+  /**
+   * The review, approved and not yet run (by this call or by an approver whose process stopped
+   * before running it), with the approval that leads the run's decision path.
+   */
+  readonly approved?: { readonly item: ReviewItem; readonly approval: StageDecision };
+}
+
+/** What a sweep decided without running anything: expiries and reviewer rules. */
+export interface SettleReport {
+  readonly expired: number;
+  readonly autoDecided: readonly { id: string; decision: 'approve' | 'deny'; ruleId: string }[];
+}
+
 export interface ProcessReport {
   readonly expired: number;
   readonly autoDecided: readonly { id: string; decision: 'approve' | 'deny'; ruleId: string }[];
@@ -55,53 +72,65 @@ export interface ProcessReport {
 
 /**
  * The review queue as a service: expires stale reviews, lets rule-based reviewers decide what
- * they can, records human decisions, and runs approved calls through the gateway — which claims
- * each review in the store first, so however many approvals or workers race, a call runs once,
- * with the arguments and identity it was queued with.
+ * they can, and records human decisions under four-eyes, each in one conditional update. With a
+ * gateway it also runs approved calls (`ReviewReplayer`) — which claims each review in the store
+ * first, so however many approvals or workers race, a call runs once, with the arguments and
+ * identity it was queued with. The platform decides here and runs through its own executor.
  */
 export class ReviewService {
   readonly #reviews: ReviewRepository;
-  readonly #gateway: ApprovedReviewRunner | undefined;
+  readonly #replayer: ReviewReplayer | undefined;
   readonly #reviewers: ReviewerSet | undefined;
   readonly #now: () => Date;
   readonly #autoName: string;
-  readonly #resolveIdentity: ((tenant: string, user: string) => Identity | undefined) | undefined;
 
   constructor(options: ReviewServiceOptions) {
     this.#reviews = options.reviews;
-    this.#gateway = options.gateway;
     this.#reviewers = options.reviewers;
     this.#now = options.now ?? (() => new Date());
     this.#autoName = options.autoReviewerName ?? 'auto-reviewer';
-    this.#resolveIdentity = options.resolveIdentity;
     if (options.gateway && !options.resolveIdentity) {
       throw new TypeError(
         'ReviewService: a gateway needs resolveIdentity, so approved calls run as who the requester is now',
       );
     }
+    this.#replayer = options.gateway
+      ? new ReviewReplayer(options.gateway, options.resolveIdentity)
+      : undefined;
   }
 
   /**
-   * Four-eyes: the requester may not decide their own review, unless a self-approval rule of
-   * reviewers.yaml covers it (then the rule is recorded with the decision). Undefined: allowed.
+   * Four-eyes: the requester may not approve their own review, unless a self-approval rule of
+   * reviewers.yaml covers their call (then the rule is recorded with the approval). A flagged
+   * request is always cleared by someone else. Undefined: allowed as any reviewer.
    */
-  #fourEyes(item: ReviewItem, by: string): { ruleId: string; reason: string } | 'self' | undefined {
+  #fourEyes(
+    item: ReviewItem,
+    by: string,
+  ):
+    | { refused: { ruleId: string; reason: string } }
+    | { self: { ruleId: string; reason: string } }
+    | undefined {
     if (by !== item.user) return undefined;
+    if (item.kind === 'input')
+      return {
+        refused: {
+          ruleId: 'review.four-eyes',
+          reason: `${by} wrote this request and may not clear it; another reviewer must`,
+        },
+      };
     const rule = this.#reviewers?.selfApproval?.({
       tool: item.tool,
       args: item.args,
       identity: item.identity,
     });
-    if (rule) return 'self';
+    if (rule) return { self: rule };
     return {
-      ruleId: 'review.four-eyes',
-      reason: `${by} requested this call and may not decide it; another reviewer must (no self-approval rule in reviewers.yaml covers ${item.tool})`,
+      refused: {
+        ruleId: 'review.four-eyes',
+        reason: `${by} requested this call and may not decide it; another reviewer must (no self-approval rule in reviewers.yaml covers ${item.tool})`,
+      },
     };
-  }
-
-  #run(item: ToolCallReview, approval: StageDecision): Promise<GatewayResult> {
-    const identity = this.#resolveIdentity?.(item.tenant, item.user);
-    return this.#gateway!.executeApprovedReview(toApproved(item), { identity, approval });
   }
 
   list(filter: { tenant?: string; status?: ReviewStatus; limit?: number } = {}): Promise<ReviewItem[]> {
@@ -112,7 +141,30 @@ export class ReviewService {
     return this.#reviews.get(id);
   }
 
-  /** Approves a pending review and runs it (at most once, whoever else approves or runs it). */
+  /**
+   * Approves a pending review of either kind (four-eyes, one conditional update) and runs
+   * nothing: the review comes back `approved` for the caller to run, also when an earlier
+   * approver's process stopped before running it.
+   */
+  async decideApproval(id: string, by: string, note?: string): Promise<ApprovalDecision> {
+    const pending = await this.#reviews.get(id);
+    if (!pending) return { id, decided: false, status: 'missing' };
+    const eyes = pending.status === 'pending' ? this.#fourEyes(pending, by) : undefined;
+    if (eyes && 'refused' in eyes)
+      return { id, decided: false, status: pending.status, refused: eyes.refused };
+    const { changed } = await this.#reviews.decide(
+      id,
+      { decision: 'approved', by, ...(note !== undefined ? { note } : {}) },
+      this.#now(),
+    );
+    const item = await this.#reviews.get(id);
+    if (!item) return { id, decided: false, status: 'missing' };
+    if (item.status !== 'approved') return { id, decided: changed, status: item.status };
+    const approval = approvalDecision(item, eyes && 'self' in eyes ? eyes.self : undefined);
+    return { id, decided: changed, status: item.status, approved: { item, approval } };
+  }
+
+  /** Approves a pending tool-call review and, with a gateway, runs it (at most once, whoever else approves or runs it). */
   async approve(id: string, by: string, note?: string): Promise<DecisionOutcome> {
     const pending = await this.#reviews.get(id);
     if (!pending) return { id, decided: false, status: 'missing' };
@@ -126,27 +178,14 @@ export class ReviewService {
           reason: 'a flagged request is cleared through the platform (approveReview), as its author',
         },
       };
-    const eyes = pending.status === 'pending' ? this.#fourEyes(pending, by) : undefined;
-    if (eyes && eyes !== 'self') return { id, decided: false, status: pending.status, refused: eyes };
-    const { changed } = await this.#reviews.decide(
-      id,
-      { decision: 'approved', by, ...(note !== undefined ? { note } : {}) },
-      this.#now(),
-    );
-    const item = await this.#reviews.get(id);
-    if (item?.kind !== 'tool_call') return { id, decided: false, status: 'missing' };
+    const decision = await this.decideApproval(id, by, note);
+    const { approved, ...outcome } = decision;
     // An approved-but-unclaimed review (e.g. the approver crashed before running it) is run by
     // the next approval or sweep; the store's claim keeps it to one execution.
-    if (item.status === 'approved' && this.#gateway) {
-      const self =
-        eyes === 'self'
-          ? this.#reviewers?.selfApproval?.({ tool: item.tool, args: item.args, identity: item.identity })
-          : undefined;
-      const execution = await this.#run(item, approvalDecision(item, self));
-      const after = await this.#reviews.get(id);
-      return { id, decided: changed, status: after?.status ?? item.status, execution };
-    }
-    return { id, decided: changed, status: item.status };
+    if (approved?.item.kind !== 'tool_call' || !this.#replayer) return outcome;
+    const execution = await this.#replayer.replay(approved.item, approved.approval);
+    const after = await this.#reviews.get(id);
+    return { ...outcome, status: after?.status ?? outcome.status, execution };
   }
 
   /** Denies a pending review; the denial is recorded and nothing runs. */
@@ -163,8 +202,8 @@ export class ReviewService {
     return { id, decided: changed, status: item?.status ?? 'missing' };
   }
 
-  /** One sweep: expire, auto-review pending items, run approved ones. Safe to run concurrently. */
-  async process(limit = 100): Promise<ProcessReport> {
+  /** Expires stale reviews and lets reviewer rules decide pending calls; runs nothing. Safe to run concurrently. */
+  async settle(limit = 100): Promise<SettleReport> {
     const expired = await this.#reviews.expire(this.#now());
     const autoDecided: { id: string; decision: 'approve' | 'deny'; ruleId: string }[] = [];
     if (this.#reviewers) {
@@ -185,49 +224,21 @@ export class ReviewService {
         if (changed) autoDecided.push({ id: item.id, decision: v.decision, ruleId: v.ruleId });
       }
     }
+    return { expired, autoDecided };
+  }
+
+  /** One sweep: `settle`, then, with a gateway, run the approved calls. Safe to run concurrently. */
+  async process(limit = 100): Promise<ProcessReport> {
+    const settled = await this.settle(limit);
     const executed: { id: string; status: string }[] = [];
-    if (this.#gateway) {
+    if (this.#replayer) {
       for (const item of await this.#reviews.list({ status: 'approved', limit })) {
-        // An approved input review is run by the workflow that approved it, as its author.
+        // An approved input review is run by the platform, as its author.
         if (item.kind !== 'tool_call') continue;
-        const r = await this.#run(item, approvalDecision(item, undefined));
+        const r = await this.#replayer.replay(item, approvalDecision(item, undefined));
         executed.push({ id: item.id, status: r.status });
       }
     }
-    return { expired, autoDecided, executed };
+    return { ...settled, executed };
   }
-}
-
-/** The approval as the first entry of the replayed call's decision path (who, and any self-approval rule). */
-function approvalDecision(
-  item: ReviewItem,
-  self: { ruleId: string; reason: string } | undefined,
-): StageDecision {
-  const by = item.decidedBy ?? 'a reviewer';
-  return self
-    ? decide(
-        'allow',
-        'review',
-        'review.self-approved',
-        `approved by the requester ${by} under self-approval rule "${self.ruleId}": ${self.reason}`,
-        {
-          details: { by, rule: self.ruleId },
-        },
-      )
-    : decide('allow', 'review', 'review.approved', `approved by ${by}`, { details: { by } });
-}
-
-function toApproved(item: ToolCallReview): ApprovedReview {
-  return {
-    id: item.id,
-    tenant: item.tenant,
-    user: item.user,
-    sessionId: item.sessionId,
-    agent: item.agent,
-    domain: item.domain,
-    tool: item.tool,
-    args: item.args,
-    identity: item.identity,
-    ...(item.taskId ? { taskId: item.taskId } : {}),
-  };
 }

@@ -34,7 +34,7 @@ describe('DeepLine', () => {
     const bob = rt.identities.resolve('bob', 'acme');
     const events: LineEvent[] = [];
     const taskId = await deep.accept(bob, 'analyse east sales', 'sess-1');
-    const result = await deep.run('acme', taskId, (e) => events.push(e));
+    const result = await deep.run('acme', taskId, { emit: (e) => events.push(e) });
     expect(result?.outcome).toBe('completed');
     expect(result?.text).toBe('East sales analysed; 3 follow-ups filed.');
     const steps = await rt.store!.forTenant('acme').tasks.getSteps(taskId);
@@ -141,7 +141,7 @@ describe('DeepLine revision', () => {
     ]);
     const events: LineEvent[] = [];
     const taskId = await deep.accept(rt.identities.resolve('bob', 'acme'), 'tidy up the east customers', 's');
-    const result = await deep.run('acme', taskId, (e) => events.push(e));
+    const result = await deep.run('acme', taskId, { emit: (e) => events.push(e) });
     expect(result?.text).toBe('Sales read; deletion requested by ticket.');
     const steps = await rt.store!.forTenant('acme').tasks.getSteps(taskId);
     expect(steps.map((s) => [s.tool, s.status])).toEqual([

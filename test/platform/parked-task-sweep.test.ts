@@ -33,12 +33,17 @@ async function setup(now: () => Date = () => new Date()) {
     expect(r.outcome).toBe('queued');
     return r.taskId!;
   };
-  return { p, tasks, until, submit };
+  const billingRuns = async () => {
+    await p.store.audit.flush();
+    const records = await p.store.audit.query({ tool: 'billing_report_query', limit: 10 });
+    return records.filter((r) => r.status === 'executed').length;
+  };
+  return { p, tasks, until, submit, billingRuns };
 }
 
 describe('the sweep over parked deep tasks', () => {
   it('a review a rule approves in the sweep runs once and its task completes in the same sweep', async () => {
-    const { p, tasks, until, submit } = await setup();
+    const { p, tasks, until, submit, billingRuns } = await setup();
     // Frank owns atlas: reviewers.yaml approves his single-project billing report by rule.
     const taskId = await submit('frank');
     expect(await until(taskId, 'awaiting_review')).toBe('awaiting_review');
@@ -50,11 +55,7 @@ describe('the sweep over parked deep tasks', () => {
     expect(await until(taskId, 'completed')).toBe('completed');
     expect((await tasks.getSteps(taskId)).map((s) => s.status)).toEqual(['done']);
 
-    await p.store.audit.flush();
-    const executed = (await p.store.audit.query({ tool: 'billing_report_query', limit: 10 })).filter(
-      (r) => r.status === 'executed',
-    );
-    expect(executed).toHaveLength(1);
+    expect(await billingRuns()).toBe(1);
     // Nothing is left to wake.
     expect(await p.resumeTasks()).toBe(0);
   });
@@ -66,6 +67,23 @@ describe('the sweep over parked deep tasks', () => {
     expect(await p.sweep()).toBe(1);
     expect(await until(taskId, 'completed')).toBe('completed');
     expect((await tasks.getSteps(taskId)).map((s) => s.status)).toEqual(['done']);
+    expect(await p.sweep()).toBe(0);
+  });
+
+  it('a call approved in a process that stopped before running it runs once in the sweep, and its task completes', async () => {
+    const { p, tasks, until, submit, billingRuns } = await setup();
+    const taskId = await submit('carol');
+    expect(await until(taskId, 'awaiting_review')).toBe('awaiting_review');
+    const [review] = await p.store.forTenant('acme').reviews.list({ status: 'pending' });
+    // What an approval leaves when its process dies right after the conditional update.
+    expect(await p.store.reviews.decide(review!.id, { decision: 'approved', by: 'rita' })).toEqual({
+      changed: true,
+    });
+    const [first, second] = await Promise.all([p.sweep(), p.sweep()]);
+    expect(first + second).toBe(1);
+    expect(await until(taskId, 'completed')).toBe('completed');
+    expect((await tasks.getSteps(taskId)).map((s) => s.status)).toEqual(['done']);
+    expect(await billingRuns()).toBe(1);
     expect(await p.sweep()).toBe(0);
   });
 

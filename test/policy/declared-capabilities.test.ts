@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createTools } from '../../examples/office/tools/index.js';
-import { grantedCapabilities } from '../../src/lines/deep/deep-line.js';
+import { grantedCapabilities } from '../../src/lines/deep/task-planner.js';
 import { declaredCapabilities, intentWords, mentionsPhrase } from '../../src/policy/index.js';
 
 const office = createTools({ dataDir: '/nonexistent-office-data' });

@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWatermark, stripWatermark } from '../../src/gates/index.js';
 import { buildServer, loadAuthFile, type RunningServer, startServer } from '../../src/server/index.js';
+import { calendarScript } from '../support/calendar-script.js';
 import { officeTempConfig } from '../support/office-temp.js';
 
 const KEY = (tenant: string, user: string) => `tw-${tenant}-${user}-demo`;
@@ -40,20 +39,10 @@ beforeAll(async () => {
   office = officeTempConfig();
   // One scripted model for the process: the quick line replays this file per request, the deep
   // line's planner plays it in order across tasks.
-  const script = join(office.dir, 'model.json');
-  writeFileSync(
-    script,
-    JSON.stringify({
-      turns: [
-        { tool_calls: [{ name: 'calendar_list', arguments: { from: '2026-01-01', to: '2026-12-31' } }] },
-        { text: 'You have several events this year.' },
-      ],
-    }),
-  );
   server = await startServer({
     port: 0,
     config: office.configFile,
-    model: `scripted:${script}`,
+    model: calendarScript(office.dir),
     env: {
       ...process.env,
       TWINLINE_DATABASE_URL: '',

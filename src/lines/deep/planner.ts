@@ -3,35 +3,33 @@ import { completeTurn, type ModelProvider, type ToolDeclaration } from '../../ag
 import type { ToolSpec } from '../../tools/index.js';
 import type { Plan } from './plan.js';
 
+/**
+ * Where the conversation with the planner stands: the model turns a resumed task already consumed
+ * (a scripted model is fast-forwarded past them) and the run's abort signal.
+ */
+export interface PlannerTurn {
+  readonly consumedTurns: number;
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** What the planner is shown once steps ran: the request, the plan, the relevant step summaries (never raw outputs). */
+export interface PlanProgress {
+  readonly request: string;
+  readonly plan: Plan;
+  readonly summaries: readonly string[];
+}
+
 /** The planner as the deep line sees it: a plan for a request, then a final answer from summaries. */
 export interface PlannerPort {
-  /** Returns the planner's raw answer (a JSON plan). `consumedTurns` is where a resumed task stands. */
-  plan(
-    request: string,
-    tools: readonly ToolSpec[],
-    consumedTurns: number,
-    signal?: AbortSignal,
-  ): Promise<string>;
-  /** Returns the final answer from the plan and the step summaries (never the raw outputs). */
+  /** Returns the planner's raw answer (a JSON plan). */
+  plan(request: string, tools: readonly ToolSpec[], turn: PlannerTurn): Promise<string>;
   /**
-   * After a failed step: a revision of the remaining steps (`{"steps": [...]}`) or anything else to
-   * keep the plan. Optional: a planner without it never replans.
+   * After step `failedStep` failed: a revision of the remaining steps (`{"steps": [...]}`) or
+   * anything else to keep the plan. Optional: a planner without it never replans.
    */
-  revise?(
-    request: string,
-    plan: Plan,
-    summaries: readonly string[],
-    failedStep: number,
-    consumedTurns: number,
-    signal?: AbortSignal,
-  ): Promise<string>;
-  compose(
-    request: string,
-    plan: Plan,
-    summaries: readonly string[],
-    consumedTurns: number,
-    signal?: AbortSignal,
-  ): Promise<string>;
+  revise?(progress: PlanProgress & { readonly failedStep: number }, turn: PlannerTurn): Promise<string>;
+  /** Returns the final answer from the plan and the step summaries. */
+  compose(progress: PlanProgress, turn: PlannerTurn): Promise<string>;
 }
 
 /** The planner's role when the domain's config names none (`prompts.planner`). */
@@ -117,45 +115,29 @@ export class ModelPlanner implements PlannerPort {
     private readonly prompts: DeepPrompts = {},
   ) {}
 
-  async plan(
-    request: string,
-    tools: readonly ToolSpec[],
-    consumed: number,
-    signal?: AbortSignal,
-  ): Promise<string> {
-    await this.#seek(consumed, signal);
+  async plan(request: string, tools: readonly ToolSpec[], turn: PlannerTurn): Promise<string> {
+    await this.#seek(turn);
     const { system, messages } = plannerMessages(request, this.now(), this.prompts.planner);
-    return this.#text(system, messages, tools.map(declare), signal);
+    return this.#text(system, messages, tools.map(declare), turn.signal);
   }
 
-  async revise(
-    request: string,
-    plan: Plan,
-    summaries: readonly string[],
-    failedStep: number,
-    consumed: number,
-    signal?: AbortSignal,
-  ): Promise<string> {
-    await this.#seek(consumed, signal);
+  async revise(progress: PlanProgress & { readonly failedStep: number }, turn: PlannerTurn): Promise<string> {
+    await this.#seek(turn);
+    const { request, plan, summaries, failedStep } = progress;
     const { system, messages } = reviserMessages(request, plan, summaries, failedStep);
-    return this.#text(system, messages, [], signal);
+    return this.#text(system, messages, [], turn.signal);
   }
 
-  async compose(
-    request: string,
-    plan: Plan,
-    summaries: readonly string[],
-    consumed: number,
-    signal?: AbortSignal,
-  ) {
-    await this.#seek(consumed, signal);
+  async compose(progress: PlanProgress, turn: PlannerTurn): Promise<string> {
+    await this.#seek(turn);
+    const { request, plan, summaries } = progress;
     const { system, messages } = composerMessages(request, plan, summaries, this.prompts.composer);
-    return this.#text(system, messages, [], signal);
+    return this.#text(system, messages, [], turn.signal);
   }
 
-  async #seek(consumed: number, signal?: AbortSignal): Promise<void> {
+  async #seek({ consumedTurns, signal }: PlannerTurn): Promise<void> {
     if (this.provider.kind !== 'scripted') return;
-    while (this.#played < consumed) {
+    while (this.#played < consumedTurns) {
       await completeTurn(this.provider, {
         system: '',
         messages: [],

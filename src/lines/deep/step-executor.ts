@@ -23,6 +23,12 @@ export interface StepContext {
   readonly signal?: AbortSignal | undefined;
 }
 
+/** The step a write is about: its number and its planned call. */
+interface StepAt {
+  readonly step: PlanStep;
+  readonly stepNo: number;
+}
+
 /** What the executor needs: the deep line's gateway and its own tools. */
 export interface StepExecutorDeps {
   readonly gateway: { invoke(call: ToolCall, ctx: CallContext): Promise<GatewayResult> };
@@ -51,7 +57,7 @@ export class StepExecutor {
 
     const start = stepStart(step, record, tool, this.deps.allowlist);
     if (!start.run) {
-      return this.#finish(ctx, step, stepNo, start.status, {
+      return this.#finish(ctx, { step, stepNo }, start.status, {
         error: start.error,
         startedAt: start.status === 'skipped' ? (record?.startedAt ?? startedAt) : startedAt,
         ...(start.status === 'skipped' ? { idempotencyKey: key } : {}),
@@ -89,7 +95,7 @@ export class StepExecutor {
         stepNo,
         content: JSON.stringify(next.output ?? null),
       });
-      return this.#finish(ctx, step, stepNo, 'done', {
+      return this.#finish(ctx, { step, stepNo }, 'done', {
         summary: next.summary,
         rawOutputRef: rawRef,
         startedAt,
@@ -97,9 +103,8 @@ export class StepExecutor {
         ...(sideEffects ? { idempotencyKey: key } : {}),
       });
     }
-    if (next.status === 'review')
-      return this.#park(ctx, step, stepNo, next.reviewId, next.message, startedAt);
-    return this.#finish(ctx, step, stepNo, 'failed', {
+    if (next.status === 'review') return this.#park(ctx, { step, stepNo, startedAt }, next);
+    return this.#finish(ctx, { step, stepNo }, 'failed', {
       error: next.error,
       startedAt,
       ...(sideEffects ? { idempotencyKey: key } : {}),
@@ -109,13 +114,12 @@ export class StepExecutor {
   /** The step waits for its review; the task is parked on it until the review ends. */
   async #park(
     ctx: StepContext,
-    step: PlanStep,
-    stepNo: number,
-    reviewId: string,
-    message: string,
-    startedAt: string,
+    at: StepAt & { readonly startedAt: string },
+    review: { readonly reviewId: string; readonly message: string },
   ): Promise<StepOutcome> {
     const { tasks, task } = ctx;
+    const { step, stepNo, startedAt } = at;
+    const { reviewId, message } = review;
     await tasks.upsertStep({
       taskId: task.id,
       stepNo,
@@ -144,8 +148,7 @@ export class StepExecutor {
 
   async #finish(
     ctx: StepContext,
-    step: PlanStep,
-    stepNo: number,
+    { step, stepNo }: StepAt,
     status: 'done' | 'failed' | 'skipped',
     extra: {
       summary?: StepSummary;
