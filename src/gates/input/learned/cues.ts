@@ -109,4 +109,10 @@ export const CUES: readonly Cue[] = [
     'cue.answer_control',
     '\\b(?:in your (?:reply|answer|response|summary)|when (?:you )?(?:answer|reply|summari[sz]e)|reply only|respond only|tell the user|say that|state that)\\b|(?:回答|回复|总结)(?:里|中|时)|告诉用户|只回复|说明这',
   ),
+  // a directive about what the reader's output must say or look like, aimed at whoever produces
+  // it, with no one named — how planted text steers a summary without addressing the model
+  c(
+    'cue.output_directive',
+    '\\b(?:when|while|before|after) (?:you )?(?:summari[sz]|writ|present|describ|explain|compar|giv|answer|repl|respond|translat|process|evaluat|rank|schedul|handl)\\w*\\b[^.\\n]{0,40}?\\b(?:this|these|the following)\\b|\\b(?:any|every|all) (?:summar(?:y|ies)|answers?|responses?|replies|evaluations?|comparisons?)\\b[^.\\n]{0,30}?\\b(?:must|should|shall|has to|have to|needs? to)\\b|\\bsummar(?:y|ies) of this\\b|\\b(?:append|attach|insert)\\b[^.\\n]{0,50}?\\b(?:your|whatever you|any)\\b|\\b(?:end|start|begin|finish) (?:your|the) (?:reply|response|answer|summary)\\b|\\b(?:translate|rewrite|encode) (?:your|the) (?:whole |entire |final |full )?(?:answer|response|reply|summary|output)\\b|\\b(?:respond|reply|answer)\\b[^.\\n]{0,20}?\\b(?:only|entirely|exclusively) (?:in|with)\\b|(?:总结|概括|介绍|描述|展示|比较|回答|回复|解释|翻译|评估)(?:本|此|这|该)[^。\\n]{0,12}?(?:时|的时候)|(?:任何|所有)(?:总结|回答|回复|摘要|评价)|无论你[^。\\n]{0,10}?(?:写|说|回答)|(?:回答|回复|答案)[^。\\n]{0,6}?(?:最后|末尾|开头)|把你的(?:回答|回复|答案)|只用[^。\\n]{0,8}?(?:回答|回复)',
+  ),
 ];
