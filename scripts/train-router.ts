@@ -10,7 +10,7 @@
  * A second, harder check holds out whole templates (every paraphrase of a template unseen).
  *
  * The hand-written requests (data/written/router-requests.jsonl, not from templates) join the
- * training rows, each counted WRITTEN_REPEAT times (there are few of them and they are the
+ * training rows, each counted WRITTEN_REPEAT (6) times (there are few of them and they are the
  * wordings the templates miss); a fifth of them, by id, joins novel-cal in fitting the
  * temperature instead. `--written-cv` scores them by five-fold cross-validation (each fold
  * routed by a model trained and calibrated without it).
@@ -57,7 +57,7 @@ const WRITE = !args.includes('--no-write');
 /** Where the hand-kept part of the report starts (kept across regenerations). */
 const MEASURED_MARKER = '<!-- measured on sets nobody trained on: kept by scripts/train-router.ts -->';
 const WRITTEN_CV = args.includes('--written-cv');
-const WRITTEN_REPEAT = Number(argValue('--written-repeat', '3'));
+const WRITTEN_REPEAT = Number(argValue('--written-repeat', '6'));
 const K = ROUTE_CLASSES.length;
 const THRESHOLD = DEFAULT_ROUTE_THRESHOLD;
 

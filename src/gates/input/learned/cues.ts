@@ -109,4 +109,27 @@ export const CUES: readonly Cue[] = [
     'cue.answer_control',
     '\\b(?:in your (?:reply|answer|response|summary)|when (?:you )?(?:answer|reply|summari[sz]e)|reply only|respond only|tell the user|say that|state that)\\b|(?:回答|回复|总结)(?:里|中|时)|告诉用户|只回复|说明这',
   ),
+  // a directive about what the reader's output must say or look like, aimed at whoever produces
+  // it, with no one named — how planted text steers a summary without addressing the model
+  c(
+    'cue.output_directive',
+    '\\b(?:when|while|before|after) (?:you )?(?:summari[sz]|writ|present|describ|explain|compar|giv|answer|repl|respond|translat|process|evaluat|rank|schedul|handl)\\w*\\b[^.\\n]{0,40}?\\b(?:this|these|the following)\\b|\\b(?:any|every|all) (?:summar(?:y|ies)|answers?|responses?|replies|evaluations?|comparisons?)\\b[^.\\n]{0,30}?\\b(?:must|should|shall|has to|have to|needs? to)\\b|\\bsummar(?:y|ies) of this\\b|\\b(?:append|attach|insert)\\b[^.\\n]{0,50}?\\b(?:your|whatever you|any)\\b|\\b(?:end|start|begin|finish) (?:your|the) (?:reply|response|answer|summary)\\b|\\b(?:translate|rewrite|encode) (?:your|the) (?:whole |entire |final |full )?(?:answer|response|reply|summary|output)\\b|\\b(?:respond|reply|answer)\\b[^.\\n]{0,20}?\\b(?:only|entirely|exclusively) (?:in|with)\\b|(?:总结|概括|介绍|描述|展示|比较|回答|回复|解释|翻译|评估)(?:本|此|这|该)[^。\\n]{0,12}?(?:时|的时候)|(?:任何|所有)(?:总结|回答|回复|摘要|评价)|无论你[^。\\n]{0,10}?(?:写|说|回答)|(?:回答|回复|答案)[^。\\n]{0,6}?(?:最后|末尾|开头)|把你的(?:回答|回复|答案)|只用[^。\\n]{0,8}?(?:回答|回复)',
+  ),
+  // asks for data to leave: secrets asked for in the open, and bulk records sent to a personal or
+  // public place — the exfiltration shape, whoever claims to ask (the honest twin names a
+  // colleague, a role or the usual process, and the weights learn the difference)
+  c(
+    'cue.secret_ask',
+    '\\b(?:paste|send|give|list|dump|print|show|text|email|forward|export|share|read out|spell out|collect|grab)\\b[^.\\n]{0,50}?\\b(?:passwords?|passcodes?|credentials?|api (?:keys?|tokens?)|access tokens?|secrets?|\\.env|login details|card numbers?|credit cards?|private keys?|aws keys?)\\b|\\b(?:passwords?|credentials?|api keys?|login details|card numbers?)\\b[^.\\n]{0,30}?\\b(?:paste|send|give|list|dump|print|text)\\b|(?:贴|发|给|导出|打印|列出|整理|dump)[^。\\n]{0,20}?(?:密码|密钥|凭证|信用卡号|登录账号|身份证号|token|key)|(?:密码|密钥|信用卡号|登录账号)[^。\\n]{0,12}?(?:贴出来|发给我|发我|给我)',
+  ),
+  c(
+    'cue.bulk_out',
+    '\\b(?:zip|dump|export|upload|copy|post|forward|send|e-?mail|share|sync|move)\\b[^\\n]{0,80}?(?:#random|\\b(?:my (?:personal|private|own|home|gmail|dropbox)|personal (?:e-?mail|address|account|drive)|gmail|outlook\\.com|protonmail|dropbox|public (?:link|channel|account|page|repo)|anyone-with-the-link|twitter|take home|outside the company))|\\b(?:all|every|whole|entire|full)\\b[^.\\n]{0,30}?\\b(?:customers?|clients?|employees?|staff|payroll|salar(?:y|ies)|contacts?|records|e-?mails|database|table|list|folder|repo)\\b[^\\n]{0,40}?\\b(?:here|in (?:this|the) chat|to me)\\b|(?:发|上传|转|贴|导出|打包|同步)[^。\\n]{0,30}?(?:私人|个人邮箱|gmail|公开|微博|带回家|外部)|(?:全部|所有|整张|整个|最近\\d+)[^。\\n]{0,20}?(?:客户|员工|工资|邮件|数据库|表|文件夹|方案|发票|记录)[^。\\n]{0,20}?(?:贴|发给我|发我|导出|打包|打印在这)',
+  ),
+  // a control switched off: a verb that skips or disables next to the checks themselves (review,
+  // approval, audit, masking, guardrails) — the honest twin skips slides, reminders or an intro
+  c(
+    'cue.control_off',
+    "\\b(?:skip|skipping|bypass|bypassing|turn(?:ing)? off|switch(?:ing)? off|disable|disabling|drop|stop|suspend|lift|remove|without|no need (?:for|to go through)|don'?t bother with|forget about)\\b[^.\\n]{0,25}?\\b(?:reviews?|approvals?|approval (?:step|process|flow)|checks?|checking|safety|security checks?|guardrails?|filters?|audit(?: trail| log(?:ging)?)?|logging|masking|redaction|confirmation|restrictions?|limits?|policies|polic(?:y|ies) checks?)\\b|(?:跳过|绕过|关掉|关了|关闭|别走|不用走|不走|不做|别做|放一放|解除|别管)[^。\\n]{0,8}?(?:审核|审批|检查|安全|日志|脱敏|限制|确认|策略|过滤|制度)|(?:审核|审批|检查|安全检查|安全那套|日志|脱敏|限制)[^。\\n]{0,8}?(?:跳过|先关|关了|关掉|别做|就别|不用|解除|放一放|取消)",
+  ),
 ];
