@@ -286,3 +286,43 @@ describe('no tool writes the engine state, in any mode', () => {
     expect(byId.get('s3')?.is_error).toBeFalsy();
   });
 });
+
+describe('a deny rule sees the path the tool reads', () => {
+  beforeAll(assertBuilt);
+
+  // The approval slot re-checks the rules on the parsed arguments too; the schema now refuses the
+  // second spelling first, so the access slot and the approval slot never judge different targets.
+  it('a second path spelling naming an allowed file does not carry a denied read past the rule', async () => {
+    const SECRET = 'DENIED-BY-RULE-41c9';
+    const { dir, model } = workspace([
+      {
+        tool_calls: [
+          { id: 'd1', name: 'read_file', arguments: { path: 'secrets/key.txt', file_path: 'README.md' } },
+          { id: 'd2', name: 'read_file', arguments: { path: 'secrets/key.txt' } },
+          { id: 'ok', name: 'read_file', arguments: { path: 'README.md' } },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets', 'key.txt'), `${SECRET}\n`);
+    writeFileSync(join(dir, 'README.md'), '# readme\n');
+    const a = new TwinlineAgent({
+      executable: TWINLINE_BIN,
+      cwd: dir,
+      model,
+      permissionMode: 'bypassPermissions',
+      disallowedTools: ['Read(secrets/**)'],
+      env: engineEnv(trustedHome(dir)),
+    });
+    agents.push(a);
+    a.on('permission_request', () => 'allow');
+    const byId = results(await collect(a.run('read')));
+    for (const id of ['d1', 'd2']) {
+      expect(byId.get(id)?.is_error, id).toBe(true);
+      expect(byId.get(id)?.content ?? '', id).not.toContain(SECRET);
+    }
+    expect(stripWatermark(byId.get('d1')?.content ?? '')).toMatch(/file_path/);
+    expect(stripWatermark(byId.get('ok')?.content ?? '')).toContain('# readme');
+  });
+});

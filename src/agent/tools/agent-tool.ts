@@ -4,7 +4,7 @@ import { callerFrame } from '../frame-context.js';
 import { spawnSubagent } from '../spawn.js';
 import { type ControlToolOptions, controlTool } from './control-manifest.js';
 
-const input = z.object({
+const input = z.strictObject({
   agent: z.string().min(1).max(64).describe('Name of the agent definition to run.'),
   prompt: z.string().min(1).max(20_000).describe('The task for the sub-agent.'),
   mode: z

@@ -7,7 +7,7 @@ import { fileWriterHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
-const input = z.object({
+const input = z.strictObject({
   path: z.string().min(1).describe('File to edit'),
   oldString: z.string().min(1).describe('Exact text to replace; must occur exactly once unless replaceAll'),
   newString: z.string().describe('Replacement text'),

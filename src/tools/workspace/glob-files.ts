@@ -8,7 +8,7 @@ import { fileReaderHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
-const input = z.object({
+const input = z.strictObject({
   pattern: z.string().min(1).describe('Glob, e.g. "src/**/*.ts", matched against paths relative to `path`'),
   path: z.string().min(1).optional().describe('Directory to search from, default the workspace root'),
 });

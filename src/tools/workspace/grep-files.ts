@@ -12,7 +12,7 @@ import { fileReaderHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
-const input = z.object({
+const input = z.strictObject({
   pattern: z.string().min(1).max(1000).describe('JavaScript regular expression searched line by line'),
   path: z.string().min(1).optional().describe('File or directory to search, default the workspace root'),
   glob: z.string().min(1).optional().describe('Only files whose path (relative to `path`) matches this glob'),

@@ -7,7 +7,7 @@ import { fileReaderHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
-const input = z.object({
+const input = z.strictObject({
   path: z.string().min(1).optional().describe('Directory, default the workspace root'),
 });
 

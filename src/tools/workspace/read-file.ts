@@ -7,7 +7,7 @@ import { fileReaderHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
-const input = z.object({
+const input = z.strictObject({
   path: z.string().min(1).describe('File path, relative to the workspace root or absolute inside it'),
   offset: z.number().int().min(1).optional().describe('First line to return (1-based)'),
   limit: z.number().int().min(1).max(100_000).optional().describe('Number of lines to return'),

@@ -8,7 +8,7 @@ import { workspacePermissions } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { rootsFor } from './workspace-paths.js';
 
-const input = z.object({
+const input = z.strictObject({
   command: z.string().min(1).describe('Shell command, run with /bin/sh -c in the workspace root'),
   timeoutMs: z
     .number()

@@ -6,7 +6,7 @@ import { nonPublicAddressOf } from './network-address.js';
 import { workspacePermissions } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 
-const input = z.object({
+const input = z.strictObject({
   url: z.string().url().describe('http(s) URL to fetch'),
   maxBytes: z.number().int().min(1).optional().describe('Body bytes to keep (capped by configuration)'),
   timeoutMs: z

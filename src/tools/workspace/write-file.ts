@@ -7,7 +7,7 @@ import { fileWriterHeader } from './workspace-manifest.js';
 import type { WorkspaceToolOptions } from './workspace-options.js';
 import { displayPath, resolveInWorkspace, rootsFor } from './workspace-paths.js';
 
-const input = z.object({
+const input = z.strictObject({
   path: z.string().min(1).describe('File path, relative to the workspace root or absolute inside it'),
   content: z.string().describe('The complete new content of the file'),
 });
