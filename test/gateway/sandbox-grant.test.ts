@@ -50,7 +50,8 @@ describe.skipIf(!sandboxUp)('the gateway carries the approval’s sandbox grant 
   });
 
   it('arguments cannot pick a profile; the last grant on the path wins', async () => {
-    // A stage after approval narrows the grant; the model's extra `sandbox` argument is ignored.
+    // A stage after approval narrows the grant; a model's extra `sandbox` argument is refused by
+    // the shell's schema, which takes no keys it does not know.
     const narrow = {
       name: 'narrow',
       evaluate: () =>
@@ -61,8 +62,15 @@ describe.skipIf(!sandboxUp)('the gateway carries the approval’s sandbox grant 
       audit,
       stages: [...STAGES, narrow],
     });
-    const r = await gateway.invoke(
+    const picked = await gateway.invoke(
       { id: 'c2', name: 'shell', arguments: { command: 'touch made.txt', sandbox: { profile: 'network' } } },
+      ctx('yolo'),
+    );
+    expect(picked.status).toBe('denied');
+    expect(picked.decision).toMatchObject({ stage: 'schema' });
+    expect(picked.decision.reason).toContain('sandbox');
+    const r = await gateway.invoke(
+      { id: 'c3', name: 'shell', arguments: { command: 'touch made.txt' } },
       ctx('yolo'),
     );
     expect(r.status).toBe('executed');
