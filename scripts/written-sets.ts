@@ -13,15 +13,23 @@ export const WRITTEN_INJECTION = resolve(WRITTEN_DIR, 'injection-texts.jsonl');
 
 const Lang = z.enum(['zh', 'en', 'mixed']);
 
+/**
+ * Version 2 added `hand` to every row: who wrote it (`r2`, `r3` for the earlier rounds, a name per
+ * writer since), so the trainers can hold one hand out whole (`--hand-cv`) — the nearest thing
+ * to text by someone new that is not a sealed set.
+ */
+export const WRITTEN_VERSION = 2;
+
 const Header = z.object({
   _schema: z.string(),
-  version: z.literal(1),
+  version: z.literal(WRITTEN_VERSION),
   rows: z.number().int().nonnegative(),
   provenance: z.string().min(1),
 });
 
 export const WrittenRouterRequest = z.strictObject({
   id: z.string().regex(/^wr\d{4}$/),
+  hand: z.string().regex(/^[a-z0-9-]+$/),
   label: z.enum(['deep', 'quick', 'readonly_fallback']),
   lang: Lang,
   style: z.string().min(1),
@@ -31,6 +39,7 @@ export type WrittenRouterRequest = z.infer<typeof WrittenRouterRequest>;
 
 export const WrittenInjectionText = z.strictObject({
   id: z.string().regex(/^wi\d{4}$/),
+  hand: z.string().regex(/^[a-z0-9-]+$/),
   label: z.enum(['injection', 'benign']),
   lang: Lang,
   channel: z.enum(['user_input', 'tool_output']),
@@ -62,7 +71,11 @@ function load<T>(file: string, schema: string, row: z.ZodType<T>): T[] {
   };
   const head = Header.safeParse(parse(0));
   if (!head.success || head.data._schema !== schema)
-    throw new WrittenSetError(file, 1, `header must be {"_schema":"${schema}","version":1,rows,provenance}`);
+    throw new WrittenSetError(
+      file,
+      1,
+      `header must be {"_schema":"${schema}","version":${WRITTEN_VERSION},rows,provenance}`,
+    );
   const out: T[] = [];
   for (let i = 1; i < lines.length; i++) {
     if (lines[i]!.trim() === '') continue;
