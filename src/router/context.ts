@@ -34,6 +34,18 @@ const MINE = /\b(?:my|mine|am i|do i have|have i|i've got)\b|我的|我(?:还|�
 const URGENT =
   /尽快|马上|立刻|立即|赶紧|急|现在就|\basap\b|\burgent(?:ly)?\b|\bright (?:now|away)\b|\bimmediately\b|\btoday\b|今天/;
 
+/** Words that carry no ask at the start of a request or a clause (politeness, fillers, hedges). */
+const FILLER =
+  /^(?:please|pls|plz|kindly|can|could|would|will|you|u|i|me|we|help|just|also|and|so|um+|uh+|erm|hmm+|oh|ok|okay|hey|hi|anyway|actually|no|wait|sorry|oops|like|quick|one|q|btw|fyi|then|now|请|帮|我|帮我|麻烦|能|能不能|可以|你|您|嗯|呃|那个|就是|然后|还有|另外|对了|顺便|再|一下|哈|啊)$/;
+/**
+ * A clause that is only a greeting, pleasantry or sign-off: skipped when the router looks for the
+ * request's head, so "Hi there, hope your week is going well! Could you move my 1:1…" is headed
+ * by "move", as the same ask without the wrapper is (docs/router.md "Feature families").
+ */
+const PLEASANTRY =
+  /^(?:(?:hi|hello|hey|dear|morning|good (?:morning|afternoon|evening)|greetings)\b[^.!?\n]{0,40}$|(?:i )?hope (?:this|you|your|all)\b|(?:many )?thanks?\b|thank you\b|cheers\b|(?:kind |best |warm )?regards\b|best\b|sorry\b|apologies\b|sorry to bother\b|long (?:day|week)\b|happy (?:monday|friday)\b|(?:have|enjoy) (?:a |your )?(?:great |good |nice |lovely )?(?:day|weekend|evening|week)\b|(?:[\u4e00-\u9fff]{1,3}(?:您好|你好|好)|您好|你好|哈喽|早上好|下午好|晚上好|早|各位好|打扰(?:一下|了)?|不好意思|辛苦(?:了|啦)?|谢谢|多谢|感谢|麻烦了|抱歉)[^，,。！!？?\n]{0,12}$)/;
+const CLAUSE = /[\n!?;。！？；～~]+|\.(?!\d)\s*|,(?!\d)\s*|:\s+|[，：—–]\s*/;
+
 export function requestContext(normalized: string): RequestContext {
   // segmented once: the word list and its `|`-joined form (segmentedText) come from one pass
   const words = wordTokens(normalized);
@@ -49,11 +61,23 @@ export function requestContext(normalized: string): RequestContext {
       prevHan = w;
     } else prevHan = '';
   }
-  const head = words.filter(
-    (w) => !/^(?:please|pls|can|could|would|you|i|me|help|请|帮|我|帮我|麻烦|能|能不能|你|嗯|那个)$/.test(w),
-  );
-  if (head[0]) features.push(`head:${head[0]}`);
-  if (head[1]) features.push(`head2:${head[0]} ${head[1]}`);
+  // the head: the first words of the first clause that is not a pleasantry; each of the first
+  // clauses also gives its own first content word, so an ask after background still shows its verb
+  let headed = false;
+  let clauses = 0;
+  for (const clause of normalized.split(CLAUSE)) {
+    const trimmed = clause.trim();
+    if (trimmed === '' || PLEASANTRY.test(trimmed)) continue;
+    const content = wordTokens(trimmed).filter((w) => !FILLER.test(w));
+    if (content.length === 0) continue;
+    if (!headed) {
+      features.push(`head:${content[0]}`);
+      if (content[1]) features.push(`head2:${content[0]} ${content[1]}`);
+      headed = true;
+    }
+    features.push(`chead:${content[0]}`);
+    if (++clauses === 4) break;
+  }
   if (QUESTION.test(normalized)) features.push('form:question');
   if (HOWTO.test(normalized)) features.push('role:howto');
   if (MINE.test(normalized)) features.push('role:mine');

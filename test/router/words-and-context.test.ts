@@ -102,3 +102,38 @@ describe("the user's recent routes", () => {
     expect(leaned.scores.quick).toBeGreaterThanOrEqual(base.scores.quick);
   });
 });
+
+describe('the request head skips greetings, pleasantries and fillers', () => {
+  const heads = (q: string) =>
+    requestContext(normalizeRequest(q)).features.filter(
+      (f) => f.startsWith('head:') || f.startsWith('chead:'),
+    );
+
+  it.each([
+    [
+      'Hi there, hope your week is going well! Could you move my 1:1 with Sam to Thursday? Thanks so much, Priya',
+      'move',
+    ],
+    ['Good morning, please cancel the 3pm', 'cancel'],
+    ['um so can you, no wait, actually cancel the 3pm', 'cancel'],
+    ['Sorry to bother — quick q: approve Dev’s expense claim', 'approve'],
+    ['王姐您好，打扰一下～推迟明天的周会', '推迟'],
+  ])('%j is headed by %j', (q, head) => {
+    expect(heads(q)).toContain(`head:${head}`);
+  });
+
+  it('each of the first clauses gives its first content word, so an ask after background shows its verb', () => {
+    expect(heads('Long week. Anyway, mark Jo as sick for Friday')).toEqual(
+      expect.arrayContaining(['chead:mark']),
+    );
+  });
+
+  it('a request that is only pleasantries has no head', () => {
+    expect(heads('Thanks so much, have a great weekend!')).toEqual([]);
+    expect(heads('谢谢！')).toEqual([]);
+  });
+
+  it('numbers with separators stay one clause', () => {
+    expect(heads('bump the amount to 48,000 and the stage to 1:1')).toEqual(['head:bump', 'chead:bump']);
+  });
+});
