@@ -1,11 +1,13 @@
 /**
  * Trains the learned injection scorer and writes src/gates/input/model/injection-model.bin.
- *   npx tsx scripts/train-injection.ts [--no-write] [--loso] [--written-cv] [--json]
+ *   npx tsx scripts/train-injection.ts [--no-write] [--loso] [--written-cv] [--hand-cv] [--json]
  * Sources and split: scripts/injection-training/data.ts. `--loso` also trains one model per
  * public source with that source left out and reports each source's figures from the model that
  * never saw it (that is what `npm run eval:safety` prints for the public set). `--written-cv`
  * cross-validates on the hand-written set (data/written/): five folds by id, each scored by a
- * model trained on everything but that fold. Prints one JSON summary line last.
+ * model trained on everything but that fold. `--hand-cv` holds out each writer (`hand`) whole:
+ * its rows are scored by a model trained without any of them, nor any augmented row built from
+ * them — text by a hand the model never saw. Prints one JSON summary line last.
  */
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -17,11 +19,26 @@ import {
   type InjectionModel,
 } from '../src/gates/input/learned/model.js';
 import { isCalibration, loadSources, ROOT, WRITTEN_FOLDS, writtenFold } from './injection-training/data.js';
-import { fitChannels } from './injection-training/fit.js';
+import { FP_TARGET, fitChannels } from './injection-training/fit.js';
 import { exampleLogit } from './injection-training/learn.js';
 import { type Example, toExamples } from './injection-training/vectorize.js';
 
 const args = process.argv.slice(2);
+/** `--epochs N`, `--lr X`, `--l2 X`, `--seed N` override the learner's defaults (for experiments). */
+const learnOverrides = Object.fromEntries(
+  (['epochs', 'lr', 'l2', 'seed'] as const).flatMap((k) => {
+    const i = args.indexOf(`--${k}`);
+    return i >= 0 && args[i + 1] !== undefined ? [[k, Number(args[i + 1])]] : [];
+  }),
+);
+/** `--user-fp X`, `--tool-fp X` override the calibration FP targets (for experiments). */
+const fpTarget = {
+  user_input: args.includes('--user-fp') ? Number(args[args.indexOf('--user-fp') + 1]) : FP_TARGET.user_input,
+  tool_output: args.includes('--tool-fp')
+    ? Number(args[args.indexOf('--tool-fp') + 1])
+    : FP_TARGET.tool_output,
+};
+const fitAll = (examples: readonly Example[]) => fitChannels(examples, learnOverrides, fpTarget);
 const OUT = resolve(ROOT, 'src/gates/input/model/injection-model.bin');
 
 export interface Counts {
@@ -59,12 +76,37 @@ export const rates = (c: Counts) => ({
   fpr: pct(c.fp, c.fp + c.tn),
 });
 
+/** FP caps of the issue's targets, per channel. */
+const CAP: Record<Channel, number> = { user_input: 0.02, tool_output: 0.03 };
+
+/**
+ * How well a model separates a set whatever its operating point: the recall it would have with
+ * the cut placed on this set's own benign texts at the channel's FP cap, and the ROC AUC. An
+ * oracle figure — it says what a better-placed cut could reach, not what ships.
+ */
+export function separability(model: InjectionModel, examples: readonly Example[], channel: Channel) {
+  const ch = model.channels[channel];
+  const pos = examples.filter((e) => e.y === 1).map((e) => exampleLogit(ch, e));
+  const neg = examples
+    .filter((e) => e.y === 0)
+    .map((e) => exampleLogit(ch, e))
+    .sort((a, b) => b - a);
+  if (pos.length === 0 || neg.length === 0) return {};
+  const cut = neg[Math.floor(neg.length * CAP[channel])]! + 1e-9;
+  let auc = 0;
+  for (const p of pos) for (const n of neg) auc += p > n ? 1 : p === n ? 0.5 : 0;
+  return {
+    recallAtCap: pct(pos.filter((z) => z >= cut).length, pos.length),
+    auc: Math.round((1000 * auc) / (pos.length * neg.length)) / 1000,
+  };
+}
+
 async function main() {
   const t0 = Date.now();
   const { rows, publicSources } = loadSources();
   const examples = toExamples(rows);
   const tVec = Date.now();
-  const shipped = fitChannels(examples);
+  const shipped = fitAll(examples);
   // measure what ships: the int8-quantised model
   const bytes = encodeInjectionModel(shipped.model);
   const model = decodeInjectionModel(bytes, 'trained');
@@ -89,7 +131,7 @@ async function main() {
   if (args.includes('--loso')) {
     const loso: Record<string, unknown> = {};
     for (const source of publicSources) {
-      const fold = fitChannels(examples.filter((e) => e.row.source !== source));
+      const fold = fitAll(examples.filter((e) => e.row.source !== source));
       const test = examples.filter((e) => e.row.source === source);
       loso[source] = Object.fromEntries(
         [...countBy(fold.model, test, (e) => `${e.row.channel}/${e.row.subset ?? '-'}`)].map(([k, c]) => [
@@ -110,13 +152,48 @@ async function main() {
       const inFold = (e: Example) => e.row.source === 'written' && writtenFold(e.row.id) === k;
       // nor any augmented row built from the fold
       const fromFold = (e: Example) => e.row.parents?.some((p) => writtenFold(p) === k) ?? false;
-      const fold = fitChannels(examples.filter((e) => !inFold(e) && !fromFold(e)));
+      const fold = fitAll(examples.filter((e) => !inFold(e) && !fromFold(e)));
       for (const [key, c] of countBy(fold.model, examples.filter(inFold), (e) => e.row.channel)) {
         const t = total.get(key) ?? { tp: 0, fp: 0, fn: 0, tn: 0 };
         total.set(key, { tp: t.tp + c.tp, fp: t.fp + c.fp, fn: t.fn + c.fn, tn: t.tn + c.tn });
       }
     }
     summary.writtenCv = Object.fromEntries([...total].map(([k, c]) => [k, rates(c)]));
+  }
+  if (args.includes('--hand-cv')) {
+    const handOf = new Map(rows.filter((r) => r.source === 'written').map((r) => [r.id, r.hand ?? '-']));
+    // `--hands a,b` holds out only those (for a quicker experiment)
+    const only = args.includes('--hands')
+      ? new Set(args[args.indexOf('--hands') + 1]!.split(','))
+      : undefined;
+    const hands = [...new Set(handOf.values())].sort().filter((h) => !only || only.has(h));
+    const handCv: Record<string, unknown> = {};
+    for (const hand of hands) {
+      const mine = (e: Example) => e.row.source === 'written' && e.row.hand === hand;
+      const fromMine = (e: Example) => e.row.parents?.some((p) => handOf.get(p) === hand) ?? false;
+      const fold = fitAll(examples.filter((e) => !mine(e) && !fromMine(e)));
+      if (args.includes('--show-hand-errors'))
+        for (const e of examples.filter(mine))
+          if (flags(fold.model, e) !== (e.y === 1))
+            process.stderr.write(
+              `${hand} ${e.row.channel} ${e.y === 1 ? 'missed' : 'false+'}: ${e.row.text.slice(0, 160).replace(/\n/g, ' ')}\n`,
+            );
+      handCv[hand] = Object.fromEntries(
+        [...countBy(fold.model, examples.filter(mine), (e) => e.row.channel)].map(([k, c]) => [
+          k,
+          {
+            ...rates(c),
+            ...separability(
+              fold.model,
+              examples.filter((e) => mine(e) && e.row.channel === k),
+              k as Channel,
+            ),
+          },
+        ]),
+      );
+      process.stderr.write(`hand ${hand}: ${JSON.stringify(handCv[hand])}\n`);
+    }
+    summary.handCv = handCv;
   }
   if (!args.includes('--no-write')) writeFileSync(OUT, bytes);
   process.stdout.write(`${JSON.stringify(summary)}\n`);

@@ -12,8 +12,15 @@ import { isCalibration } from './data.js';
 import { DEFAULT_LEARN, exampleLogit, type LearnOptions, learn, type Trained } from './learn.js';
 import type { Example } from './vectorize.js';
 
-/** Benign false-positive rate allowed on the calibration split, per channel. */
-export const FP_TARGET: Readonly<Record<Channel, number>> = { user_input: 0.02, tool_output: 0.01 };
+/**
+ * Benign false-positive rate allowed on the calibration split, per channel. Text by a writer the
+ * model never saw is flagged more often than the calibration split's own, so each target is
+ * the one at which the false positives held out by writer (`--hand-cv`, pooled over the
+ * writers) came nearest the issue's caps of 2% and 3%: at 1% / 2% / 1.5% for tool output they
+ * were 2.1% / 3.9% / 3.5% (recall 36% / 57% / 53%); for user input 2% gave 3%
+ * (docs/gates.md "Learned scorer").
+ */
+export const FP_TARGET: Readonly<Record<Channel, number>> = { user_input: 0.013, tool_output: 0.013 };
 
 /**
  * The cut never drops below this logit (odds 3:1 of the balanced training): a calibration split
@@ -55,7 +62,11 @@ function chooseCut(trained: Trained, calibration: readonly Example[], target: nu
   return cut;
 }
 
-export function fitChannels(examples: readonly Example[], opts: Partial<LearnOptions> = {}): Fitted {
+export function fitChannels(
+  examples: readonly Example[],
+  opts: Partial<LearnOptions> = {},
+  fpTarget: Readonly<Record<Channel, number>> = FP_TARGET,
+): Fitted {
   const channels = {} as Record<Channel, { bias: number; weights: Float32Array; scale: number }>;
   const cuts = {} as Record<Channel, number>;
   for (const ch of CHANNELS) {
@@ -65,7 +76,7 @@ export function fitChannels(examples: readonly Example[], opts: Partial<LearnOpt
     // public, fixture and hand-written rows are fewer and unlike the templates: weigh them up so
     // they count (docs/gates.md "Learned scorer")
     const trained = learn(train, { ...DEFAULT_LEARN, ...opts, weightOf: (e) => SOURCE_WEIGHT(e.row.source) });
-    const cut = chooseCut(trained, cal, FP_TARGET[ch]);
+    const cut = chooseCut(trained, cal, fpTarget[ch]);
     cuts[ch] = cut;
     channels[ch] = {
       bias: trained.bias - cut + logit(DEFAULT_THRESHOLDS[ch].review),

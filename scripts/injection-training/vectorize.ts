@@ -4,7 +4,7 @@
  * windows, count n-gram buckets per window (value count/√n), add the named features (value 1).
  */
 import { type Channel, normalizeText } from '../../src/gates/input/index.js';
-import { textFeatures, windowNamed } from '../../src/gates/input/learned/windows.js';
+import { textFeatures, windowingOf, windowNamed } from '../../src/gates/input/learned/windows.js';
 import { decodeBase64Payloads } from '../../src/gates/input/payloads.js';
 import { type Hit, learnedInputs } from '../../src/gates/input/scan.js';
 
@@ -20,6 +20,8 @@ export interface LabelledText {
   kind?: string;
   /** generated rows: template family (held out together) */
   template?: string;
+  /** written rows: who wrote them (data/written/README.md) */
+  hand?: string;
   /** augmented rows: the ids of the written rows they were built from */
   parents?: readonly string[];
 }
@@ -43,8 +45,8 @@ export function scannerHits(text: string): { normalized: string; hits: Hit[] } {
   return { normalized: norm.text, hits: learnedInputs(norm) };
 }
 
-function vectorizeNormalized(normalized: string, hits: Hit[]): WindowVector[] {
-  const f = textFeatures(normalized, hits);
+function vectorizeNormalized(normalized: string, hits: Hit[], channel: Channel): WindowVector[] {
+  const f = textFeatures(normalized, hits, undefined, windowingOf(channel));
   const out: WindowVector[] = [];
   const counts = new Map<number, number>();
   const named: number[] = [];
@@ -74,16 +76,20 @@ function vectorizeNormalized(normalized: string, hits: Hit[]): WindowVector[] {
 }
 
 /** Window vectors of one text: its own windows, then those of any base64 payload it carries. */
-export function vectorize(text: string): WindowVector[] {
+export function vectorize(text: string, channel: Channel): WindowVector[] {
   const { normalized, hits } = scannerHits(text);
-  const out = vectorizeNormalized(normalized, hits);
+  const out = vectorizeNormalized(normalized, hits, channel);
   for (const p of decodeBase64Payloads(text)) {
     const inner = scannerHits(p.decoded);
-    out.push(...vectorizeNormalized(inner.normalized, inner.hits));
+    out.push(...vectorizeNormalized(inner.normalized, inner.hits, channel));
   }
   return out;
 }
 
 export function toExamples(rows: readonly LabelledText[]): Example[] {
-  return rows.map((row) => ({ row, y: row.label === 'injection' ? 1 : 0, windows: vectorize(row.text) }));
+  return rows.map((row) => ({
+    row,
+    y: row.label === 'injection' ? 1 : 0,
+    windows: vectorize(row.text, row.channel),
+  }));
 }

@@ -6,7 +6,13 @@
  */
 import type { Channel } from '../combine.js';
 import type { InjectionModel } from './model.js';
-import { type RecogniserHitLike, type TextFeatures, textFeatures, windowNamed } from './windows.js';
+import {
+  type RecogniserHitLike,
+  type TextFeatures,
+  textFeatures,
+  windowingOf,
+  windowNamed,
+} from './windows.js';
 
 export interface LearnedScore {
   /** Calibrated probability of injection for the worst window. */
@@ -50,7 +56,7 @@ export function learnedScore(
   hits: readonly RecogniserHitLike[],
   folded?: string,
 ): LearnedScore {
-  const f = textFeatures(normalized, hits, folded);
+  const f = textFeatures(normalized, hits, folded ?? undefined, windowingOf(channel));
   const logits = windowLogits(model, channel, f);
   let best = 0;
   for (let w = 1; w < logits.length; w++) if (logits[w]! > logits[best]!) best = w;

@@ -101,11 +101,83 @@ export function cueHits(text: string): NamedHit[] {
   return out;
 }
 
+/**
+ * How a text is cut into windows: `fixed` — WINDOW units every STRIDE; `units` — those and also
+ * every sentence or line alone and with the next (`unitSpans`). Tool output is cut both ways: a
+ * directive planted in a document is a sentence or two, and scored alone it is not diluted by
+ * the document around it. A user's request is one message, and its fixed windows measured
+ * better (docs/gates.md "Learned scorer").
+ */
+export type Windowing = 'fixed' | 'units';
+
+/** The windowing of a channel. */
+export const windowingOf = (channel: 'user_input' | 'tool_output'): Windowing =>
+  channel === 'tool_output' ? 'units' : 'fixed';
+
+/** Fixed and unit windows, sorted by start. */
+function withUnits(text: string): Array<[number, number]> {
+  const fixed = charSpans(text.length);
+  if (text.length > MAX_UNITS * WINDOW) return fixed;
+  return [...fixed, ...unitSpans(text)].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+/** Fixed windows of WINDOW units every STRIDE. */
+function charSpans(len: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (let start = 0; ; start += STRIDE) {
+    const end = Math.min(len, start + WINDOW);
+    out.push([start, end]);
+    if (end >= len) break;
+  }
+  return out;
+}
+
+/** A unit shorter than this joins the next one (a heading, a bullet, "Hi Sam,"). */
+const MIN_UNIT = 24;
+/** Past this many units, the windows are fixed-length instead (a very long text). */
+const MAX_UNITS = 400;
+const UNIT_BREAK = /[.!?;]+(?:\s+|$)|[。！？；]+\s*|\n\s*/g;
+
+/**
+ * The windows of a text: its sentences and lines (units), each on its own and each with the next
+ * one, and a unit longer than WINDOW cut into fixed windows. A directive planted in a document is
+ * usually a sentence or two: scored on its own, its words are not diluted by the document around
+ * it, and a benign twin whose same sentence addresses a person scores as that sentence does.
+ */
+function unitSpans(text: string): Array<[number, number]> {
+  const len = text.length;
+  const units: Array<[number, number]> = [];
+  let from = 0;
+  UNIT_BREAK.lastIndex = 0;
+  for (let m = UNIT_BREAK.exec(text); m !== null; m = UNIT_BREAK.exec(text)) {
+    const end = m.index + m[0].length;
+    if (end - from >= MIN_UNIT) {
+      units.push([from, end]);
+      from = end;
+    }
+  }
+  if (from < len) {
+    if (units.length > 0 && len - from < MIN_UNIT) units[units.length - 1]![1] = len;
+    else units.push([from, len]);
+  }
+  if (units.length === 0) units.push([0, len]);
+  if (units.length > MAX_UNITS) return [];
+  const out: Array<[number, number]> = [];
+  for (let u = 0; u < units.length; u++) {
+    const [s, e] = units[u]!;
+    if (e - s > WINDOW) for (const [a, b] of charSpans(e - s)) out.push([s + a, s + b]);
+    else out.push([s, e]);
+    if (u + 1 < units.length && units[u + 1]![1] - s <= 2 * WINDOW) out.push([s, units[u + 1]![1]]);
+  }
+  return out;
+}
+
 /** Features of one normalised text. The occurrence buffers are shared: use before the next call. */
 export function textFeatures(
   text: string,
   hits: readonly RecogniserHitLike[],
   folded: string | undefined = foldLeetspeak(text),
+  windowing: Windowing = 'fixed',
 ): TextFeatures {
   // cues read the leetspeak-folded view (offsets are the same)
   const named: NamedHit[] = cueHits(folded ?? text);
@@ -124,25 +196,37 @@ export function textFeatures(
     });
   }
   const occ = occurrencesOf(text);
+  const spans = windowing === 'fixed' ? charSpans(text.length) : withUnits(text);
   const windows: Array<{ start: number; end: number; lo: number; hi: number }> = [];
-  const len = text.length;
+  // spans are sorted by start; ends may fall back (a pair ends after the next single starts), so
+  // each window finds its occurrence range from its own start
   let lo = 0;
-  for (let start = 0; ; start += STRIDE) {
-    const end = Math.min(len, start + WINDOW);
+  for (const [start, end] of spans) {
+    while (lo > 0 && occ.pos[lo - 1]! >= start) lo--;
     while (lo < occ.n && occ.pos[lo]! < start) lo++;
     let hi = lo;
     while (hi < occ.n && occ.pos[hi]! < end) hi++;
     windows.push({ start, end, lo, hi });
-    if (end >= len) break;
   }
-  // window k covers [k·STRIDE, k·STRIDE + WINDOW): a hit overlaps windows from the first whose end
-  // passes its start to the last whose start is before its end
+  // windows are sorted by start and none is longer than maxLen, so the windows a hit overlaps
+  // start in (hit.start − maxLen, hit.end): a binary search and a short walk per hit
   const byWindow: number[][] = windows.map(() => []);
-  named.forEach((h, i) => {
-    const from = Math.max(0, Math.floor((h.start - WINDOW) / STRIDE) + 1);
-    const to = Math.min(windows.length - 1, Math.floor(Math.max(h.end - 1, h.start) / STRIDE));
-    for (let k = from; k <= to; k++) byWindow[k]!.push(i);
-  });
+  let maxLen = 0;
+  for (const w of windows) maxLen = Math.max(maxLen, w.end - w.start);
+  for (let i = 0; i < named.length; i++) {
+    const h = named[i]!;
+    const hEnd = Math.max(h.end, h.start + 1);
+    let a = 0;
+    let b = windows.length;
+    const from = h.start - maxLen;
+    while (a < b) {
+      const mid = (a + b) >>> 1;
+      if (windows[mid]!.start <= from) a = mid + 1;
+      else b = mid;
+    }
+    for (let w = a; w < windows.length && windows[w]!.start < hEnd; w++)
+      if (windows[w]!.end > h.start) byWindow[w]!.push(i);
+  }
   return { occ, named, windows, byWindow };
 }
 
