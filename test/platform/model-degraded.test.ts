@@ -72,7 +72,8 @@ describe('the model service failing behind the platform: the degraded path, with
     expect(r.outcome).toBe('degraded');
     const text = stripWatermark(r.text);
     expect(text).toMatch(/the model service returned an error/);
-    expect(text).not.toMatch(/InternalError|shard|500/);
+    // the ticket id is a random UUID and may itself hold "500"
+    expect(text.replace(r.ticketId!, '<ticket>')).not.toMatch(/InternalError|shard|500/);
     const ticket = await platform.store.forTenant('acme').tickets.get(r.ticketId!);
     expect(ticket?.reason).toMatch(/InternalError\.Algo/);
     const warn = logged.find(
