@@ -29,21 +29,30 @@ const isWordChar = (c: number) =>
   (c >= 0xc0 && c <= 0x24f) ||
   c === 0x5f;
 
-/** Pushes the words of one Han run. */
-function hanWords(run: string, out: string[]): void {
+/** Pushes the words of one Han run that starts at `at`. */
+function hanWords(run: string, at: number, out: string[], starts?: number[]): void {
   const seg = hanSegmenter();
   if (!seg) {
-    for (const ch of run) out.push(ch);
+    let k = 0;
+    for (const ch of run) {
+      out.push(ch);
+      starts?.push(at + k);
+      k += ch.length;
+    }
     return;
   }
-  for (const s of seg.segment(run)) out.push(s.segment);
+  for (const s of seg.segment(run)) {
+    out.push(s.segment);
+    starts?.push(at + s.index);
+  }
 }
 
 /**
  * The words of `text` in order: Latin/digit tokens (as written; `_` joins, so `project_admin` is
- * one word) and the dictionary words of every Han run. Punctuation and spaces are dropped.
+ * one word) and the dictionary words of every Han run. Punctuation and spaces are dropped. With
+ * `starts`, each word's offset in `text` is pushed there too.
  */
-export function wordTokens(text: string): string[] {
+export function wordTokens(text: string, starts?: number[]): string[] {
   const out: string[] = [];
   let i = 0;
   while (i < text.length) {
@@ -51,11 +60,12 @@ export function wordTokens(text: string): string[] {
     if (isHan(c)) {
       const start = i;
       while (i < text.length && isHan(text.charCodeAt(i))) i++;
-      hanWords(text.slice(start, i), out);
+      hanWords(text.slice(start, i), start, out, starts);
     } else if (isWordChar(c)) {
       const start = i;
       while (i < text.length && isWordChar(text.charCodeAt(i))) i++;
       out.push(text.slice(start, i));
+      starts?.push(start);
     } else i++;
   }
   return out;

@@ -44,11 +44,12 @@ const FILLER =
  */
 const PLEASANTRY =
   /^(?:(?:hi|hello|hey|dear|morning|good (?:morning|afternoon|evening)|greetings)\b[^.!?\n]{0,40}$|(?:i )?hope (?:this|you|your|all)\b|(?:many )?thanks?\b|thank you\b|cheers\b|(?:kind |best |warm )?regards\b|best\b|sorry\b|apologies\b|sorry to bother\b|long (?:day|week)\b|happy (?:monday|friday)\b|(?:have|enjoy) (?:a |your )?(?:great |good |nice |lovely )?(?:day|weekend|evening|week)\b|(?:[\u4e00-\u9fff]{1,3}(?:您好|你好|好)|您好|你好|哈喽|早上好|下午好|晚上好|早|各位好|打扰(?:一下|了)?|不好意思|辛苦(?:了|啦)?|谢谢|多谢|感谢|麻烦了|抱歉)[^，,。！!？?\n]{0,12}$)/;
-const CLAUSE = /[\n!?;。！？；～~]+|\.(?!\d)\s*|,(?!\d)\s*|:\s+|[，：—–]\s*/;
+const CLAUSE = /[\n!?;。！？；～~]+|\.(?!\d)\s*|,(?!\d)\s*|:\s+|[，：—–]\s*/g;
 
 export function requestContext(normalized: string): RequestContext {
   // segmented once: the word list and its `|`-joined form (segmentedText) come from one pass
-  const words = wordTokens(normalized);
+  const starts: number[] = [];
+  const words = wordTokens(normalized, starts);
   const segmented = `|${words.join('|')}|`;
   const rules = matchRules(normalized, undefined, segmented);
   const systems = systemsMentioned(normalized);
@@ -62,21 +63,35 @@ export function requestContext(normalized: string): RequestContext {
     } else prevHan = '';
   }
   // the head: the first words of the first clause that is not a pleasantry; each of the first
-  // clauses also gives its own first content word, so an ask after background still shows its verb
+  // clauses also gives its own first content word, so an ask after background still shows its
+  // verb. Clauses are cut from the words already segmented (by their offsets), not segmented again.
   let headed = false;
   let clauses = 0;
-  for (const clause of normalized.split(CLAUSE)) {
-    const trimmed = clause.trim();
-    if (trimmed === '' || PLEASANTRY.test(trimmed)) continue;
-    const content = wordTokens(trimmed).filter((w) => !FILLER.test(w));
-    if (content.length === 0) continue;
-    if (!headed) {
-      features.push(`head:${content[0]}`);
-      if (content[1]) features.push(`head2:${content[0]} ${content[1]}`);
-      headed = true;
+  let w = 0;
+  CLAUSE.lastIndex = 0;
+  for (let from = 0; from < normalized.length && clauses < 4; ) {
+    const m = CLAUSE.exec(normalized);
+    const to = m ? m.index : normalized.length;
+    const next = m ? m.index + Math.max(1, m[0].length) : normalized.length;
+    const clause = normalized.slice(from, to).trim();
+    let first = -1;
+    let second = -1;
+    for (; w < words.length && starts[w]! < to; w++) {
+      if (starts[w]! < from || FILLER.test(words[w]!)) continue;
+      if (first < 0) first = w;
+      else if (second < 0) second = w;
     }
-    features.push(`chead:${content[0]}`);
-    if (++clauses === 4) break;
+    if (clause !== '' && first >= 0 && !PLEASANTRY.test(clause)) {
+      if (!headed) {
+        features.push(`head:${words[first]}`);
+        if (second >= 0) features.push(`head2:${words[first]} ${words[second]}`);
+        headed = true;
+      }
+      features.push(`chead:${words[first]}`);
+      clauses++;
+    }
+    from = next;
+    if (!m) break;
   }
   if (QUESTION.test(normalized)) features.push('form:question');
   if (HOWTO.test(normalized)) features.push('role:howto');
