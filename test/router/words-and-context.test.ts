@@ -137,3 +137,33 @@ describe('the request head skips greetings, pleasantries and fillers', () => {
     expect(heads('bump the amount to 48,000 and the stage to 1:1')).toEqual(['head:bump', 'chead:bump']);
   });
 });
+
+describe('word offsets', () => {
+  it('every word sits at its offset in the text, in order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.constantFrom('审查一下', '把会议推迟到', 'project_admin', ' ', '，', '3点', 'move'),
+            fc.string(),
+          ),
+          {
+            maxLength: 12,
+          },
+        ),
+        (parts) => {
+          const text = parts.join('');
+          const starts: number[] = [];
+          const words = wordTokens(text, starts);
+          expect(starts).toHaveLength(words.length);
+          words.forEach((w, i) => {
+            expect(text.slice(starts[i]!, starts[i]! + w.length)).toBe(w);
+            if (i > 0) expect(starts[i]!).toBeGreaterThan(starts[i - 1]!);
+          });
+          expect(wordTokens(text)).toEqual(words);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
