@@ -5,7 +5,8 @@
  * probabilities but leaves many plain requests by a new hand just under 0.82; this fit instead
  * takes, among temperatures that keep at least `keepFloor` of the calibration set's
  * readonly_fallback requests on the read-only line, the one that routes the most deep and quick
- * requests right (ties: the likelier fit). docs/router.md "Operating point".
+ * requests right (ties: the likelihood fit first, then the lower temperature). docs/router.md
+ * "Operating point".
  */
 import type { RouterModel } from './classifier.js';
 import { route } from './route.js';
