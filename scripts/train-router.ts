@@ -26,6 +26,7 @@ import {
   ROUTE_CLASSES,
   type RouteClass,
   type RouterModel,
+  RouteTally,
   route,
   softmax,
 } from '../src/router/index.js';
@@ -300,10 +301,7 @@ const thresholds = [0.5, 0.7, 0.82, 0.9, 0.95].map((t) => {
 // calibrated on novel-cal and one other fold.
 let writtenCv: { deepQuickRight: number; fallbackKept: number; accuracy: number; n: number } | undefined;
 if (WRITTEN_CV) {
-  let right = 0;
-  let actionable = 0;
-  let kept = 0;
-  let fallback = 0;
+  const tally = new RouteTally();
   let ok = 0;
   for (let k = 0; k < 5; k++) {
     const calFold = (k + 1) % 5;
@@ -315,18 +313,12 @@ if (WRITTEN_CV) {
       const t = route(r.query, { model: m }).target;
       if (t === r.label) ok++;
       else if (args.includes('--show-cv-errors')) process.stderr.write(`${r.label} → ${t}: ${r.query}\n`);
-      if (r.label === 'readonly_fallback') {
-        fallback++;
-        if (t === 'readonly_fallback') kept++;
-      } else {
-        actionable++;
-        if (t === r.label) right++;
-      }
+      tally.add(r.label, t);
     }
   }
   writtenCv = {
-    deepQuickRight: right / actionable,
-    fallbackKept: kept / fallback,
+    deepQuickRight: tally.right,
+    fallbackKept: tally.kept,
     accuracy: ok / written.length,
     n: written.length,
   };
@@ -346,28 +338,15 @@ if (args.includes('--hand-cv')) {
       mulberry32(SEED + 20),
     );
     m.temperature = fitCal(m, [...novelSplit.cal, ...others.filter((r) => writtenFold(r) === 0)]);
-    let right = 0;
-    let actionable = 0;
-    let kept = 0;
-    let fallback = 0;
+    const tally = new RouteTally();
     const mine = written.filter((r) => r.hand === hand);
     for (const r of mine) {
       const t = route(r.query, { model: m }).target;
       if (t !== r.label && args.includes('--show-hand-errors'))
         process.stderr.write(`${hand} ${r.label} → ${t}: ${r.query.replace(/\n/g, ' ').slice(0, 140)}\n`);
-      if (r.label === 'readonly_fallback') {
-        fallback++;
-        if (t === 'readonly_fallback') kept++;
-      } else {
-        actionable++;
-        if (t === r.label) right++;
-      }
+      tally.add(r.label, t);
     }
-    handCv[hand] = {
-      deepQuickRight: right / Math.max(1, actionable),
-      fallbackKept: kept / Math.max(1, fallback),
-      n: mine.length,
-    };
+    handCv[hand] = { deepQuickRight: tally.right, fallbackKept: tally.kept, n: mine.length };
     process.stderr.write(`hand ${hand}: ${JSON.stringify(handCv[hand])}\n`);
   }
 }

@@ -30,7 +30,7 @@ export {
   shippedRouterModel,
 } from './model-file.js';
 export { normalizeRequest } from './normalize.js';
-export { DEFAULT_KEEP_FLOOR, fitOperatingPoint, type OperatingPoint } from './operating-point.js';
+export { DEFAULT_KEEP_FLOOR, fitOperatingPoint, type OperatingPoint, RouteTally } from './operating-point.js';
 export { type RouteSetup, route } from './route.js';
 export { matchRules, ROUTE_RULES, type RouteRule, systemsMentioned } from './rules.js';
 export {

@@ -11,6 +11,36 @@
 import type { RouterModel } from './classifier.js';
 import { route } from './route.js';
 import { fitTemperature, type LabelledRequest } from './train.js';
+import type { RouteClass, RouteTarget } from './types.js';
+
+/**
+ * The two figures the router is judged on, counted over routed requests: deep and quick ones
+ * routed to their own line (`right`), readonly_fallback ones kept read-only (`kept`).
+ */
+export class RouteTally {
+  actionable = 0;
+  routedRight = 0;
+  fallback = 0;
+  keptReadonly = 0;
+
+  add(label: RouteClass, target: RouteTarget): void {
+    if (label === 'readonly_fallback') {
+      this.fallback++;
+      if (target === 'readonly_fallback') this.keptReadonly++;
+    } else {
+      this.actionable++;
+      if (target === label) this.routedRight++;
+    }
+  }
+
+  get right(): number {
+    return this.routedRight / Math.max(1, this.actionable);
+  }
+
+  get kept(): number {
+    return this.keptReadonly / Math.max(1, this.fallback);
+  }
+}
 
 /** Share of calibration readonly_fallback requests that must stay read-only. */
 export const DEFAULT_KEEP_FLOOR = 0.93;
@@ -32,21 +62,9 @@ export function fitOperatingPoint(
   const likeliest = fitTemperature(model, calibration);
   const measure = (t: number): OperatingPoint => {
     model.temperature = t;
-    let right = 0;
-    let actionable = 0;
-    let kept = 0;
-    let fallback = 0;
-    for (const r of calibration) {
-      const target = route(r.query, { model }).target;
-      if (r.label === 'readonly_fallback') {
-        fallback++;
-        if (target === 'readonly_fallback') kept++;
-      } else {
-        actionable++;
-        if (target === r.label) right++;
-      }
-    }
-    return { temperature: t, right: right / Math.max(1, actionable), kept: kept / Math.max(1, fallback) };
+    const tally = new RouteTally();
+    for (const r of calibration) tally.add(r.label, route(r.query, { model }).target);
+    return { temperature: t, right: tally.right, kept: tally.kept };
   };
   try {
     const fallback = measure(likeliest);

@@ -5,6 +5,7 @@ import {
   fitOperatingPoint,
   fitTemperature,
   type LabelledRequest,
+  RouteTally,
   route,
   shippedRouterModel,
 } from '../../src/router/index.js';
@@ -16,21 +17,9 @@ const calibration: LabelledRequest[] = readFileSync('data/router/novel-cal.jsonl
 
 function measure(temperature: number) {
   const model = { ...shippedRouterModel(), temperature };
-  let right = 0;
-  let actionable = 0;
-  let kept = 0;
-  let fallback = 0;
-  for (const r of calibration) {
-    const t = route(r.query, { model }).target;
-    if (r.label === 'readonly_fallback') {
-      fallback++;
-      if (t === 'readonly_fallback') kept++;
-    } else {
-      actionable++;
-      if (t === r.label) right++;
-    }
-  }
-  return { right: right / actionable, kept: kept / fallback };
+  const tally = new RouteTally();
+  for (const r of calibration) tally.add(r.label, route(r.query, { model }).target);
+  return { right: tally.right, kept: tally.kept };
 }
 
 describe('router operating point', () => {
@@ -52,5 +41,33 @@ describe('router operating point', () => {
     const model = { ...shippedRouterModel() };
     const point = fitOperatingPoint(model, calibration, 1.01);
     expect(point.temperature).toBe(fitTemperature(model, calibration));
+  });
+});
+
+describe('RouteTally', () => {
+  it.each([
+    [
+      [
+        ['deep', 'deep'],
+        ['quick', 'readonly_fallback'],
+        ['readonly_fallback', 'readonly_fallback'],
+      ],
+      0.5,
+      1,
+    ],
+    [
+      [
+        ['quick', 'deep'],
+        ['readonly_fallback', 'quick'],
+        ['readonly_fallback', 'readonly_fallback'],
+      ],
+      0,
+      0.5,
+    ],
+    [[], 0, 0],
+  ] as const)('%j → right %d, kept %d', (pairs, right, kept) => {
+    const t = new RouteTally();
+    for (const [label, target] of pairs) t.add(label, target);
+    expect({ right: t.right, kept: t.kept }).toEqual({ right, kept });
   });
 });
