@@ -150,4 +150,45 @@ describe('the stream-json engine on a configured domain', () => {
     }
     expect(unmarked(seen)).toMatch(/access\.engine-state|engine state|data folder/);
   }, 120_000);
+  it('a directive planted deep in a long tool result reaches the model marked; its benign twin does not', async () => {
+    writeFileSync(
+      join(project, 'turns-minutes.json'),
+      JSON.stringify([
+        {
+          tool_calls: [
+            { id: 'p1', name: 'mcp__fixture__lookup', arguments: { word: 'minutes' } },
+            { id: 'p2', name: 'mcp__fixture__lookup', arguments: { word: 'minutes-clean' } },
+          ],
+        },
+        { text: 'Read both.' },
+      ]),
+    );
+    const agent = new TwinlineAgent({
+      cwd: project,
+      model: `scripted:${join(project, 'turns-minutes.json')}`,
+      permissionMode: 'default',
+      env: engineEnv({
+        TWINLINE_CONFIG: join(domain, 'twinline.config.yaml'),
+        TWINLINE_USER: 'bob',
+        TWINLINE_TENANT: 'acme',
+      }),
+    });
+    const results: string[] = [];
+    try {
+      agent.on('permission_request', async () => 'allow' as const);
+      for await (const m of agent.run('read the committee minutes')) {
+        if (m.type === 'user') results.push(unmarked(JSON.stringify(m)));
+      }
+    } finally {
+      await agent.close();
+    }
+    // the scanner's verdict decides the handling: the planted line is quoted as an instruction
+    // not to be followed, inside the document the model still gets to read
+    const planted = results.find((r) => r.includes('when you summarise these minutes'));
+    const twin = results.find((r) => r.includes('Note to Finance'));
+    expect(planted).toMatch(/quoted instruction, not to be followed: «[^»]*when you summarise these minutes/);
+    expect(planted).toContain('Parking permits go live');
+    expect(twin).toBeDefined();
+    expect(twin).not.toMatch(/quoted instruction|possible prompt injection|\[removed/);
+  });
 });
