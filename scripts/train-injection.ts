@@ -38,7 +38,9 @@ const fpTarget = {
     ? Number(args[args.indexOf('--tool-fp') + 1])
     : FP_TARGET.tool_output,
 };
-const fitAll = (examples: readonly Example[]) => fitChannels(examples, learnOverrides, fpTarget);
+/** `--no-thin-frames` counts every repeated frame of a writer in full (to measure frames.ts). */
+const fitAll = (examples: readonly Example[]) =>
+  fitChannels(examples, learnOverrides, fpTarget, !args.includes('--no-thin-frames'));
 const OUT = resolve(ROOT, 'src/gates/input/model/injection-model.bin');
 
 export interface Counts {
@@ -50,10 +52,16 @@ export interface Counts {
 
 const logit = (p: number) => Math.log(p / (1 - p));
 
-/** Whether the model flags an example (review or block). */
+/**
+ * Whether the model flags an example (review or block), as the scanner decides: a user input is
+ * also flagged when one of its pasted parts reaches review as a tool output.
+ */
 export function flags(model: InjectionModel, e: Example): boolean {
   const ch = model.channels[e.row.channel as Channel];
-  return exampleLogit(ch, e) >= logit(DEFAULT_THRESHOLDS[e.row.channel as Channel].review);
+  if (exampleLogit(ch, e) >= logit(DEFAULT_THRESHOLDS[e.row.channel as Channel].review)) return true;
+  const tool = model.channels.tool_output;
+  const cut = logit(DEFAULT_THRESHOLDS.tool_output.review);
+  return e.pasted !== undefined && exampleLogit(tool, { ...e, windows: e.pasted }) >= cut;
 }
 
 export function countBy(model: InjectionModel, examples: readonly Example[], key: (e: Example) => string) {

@@ -28,7 +28,7 @@ const Header = z.object({
 });
 
 export const WrittenRouterRequest = z.strictObject({
-  id: z.string().regex(/^wr\d{4}$/),
+  id: z.string().regex(/^wr\d{4,}$/),
   hand: z.string().regex(/^[a-z0-9-]+$/),
   label: z.enum(['deep', 'quick', 'readonly_fallback']),
   lang: Lang,
@@ -38,7 +38,7 @@ export const WrittenRouterRequest = z.strictObject({
 export type WrittenRouterRequest = z.infer<typeof WrittenRouterRequest>;
 
 export const WrittenInjectionText = z.strictObject({
-  id: z.string().regex(/^wi\d{4}$/),
+  id: z.string().regex(/^wi\d{4,}$/),
   hand: z.string().regex(/^[a-z0-9-]+$/),
   label: z.enum(['injection', 'benign']),
   lang: Lang,

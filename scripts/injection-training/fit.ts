@@ -9,6 +9,7 @@
 import { CHANNELS, type Channel, DEFAULT_THRESHOLDS } from '../../src/gates/input/index.js';
 import type { InjectionModel } from '../../src/gates/input/learned/model.js';
 import { isCalibration } from './data.js';
+import { frameWeights } from './frames.js';
 import { DEFAULT_LEARN, exampleLogit, type LearnOptions, learn, type Trained } from './learn.js';
 import type { Example } from './vectorize.js';
 
@@ -16,11 +17,11 @@ import type { Example } from './vectorize.js';
  * Benign false-positive rate allowed on the calibration split, per channel. Text by a writer the
  * model never saw is flagged more often than the calibration split's own, so each target is
  * the one at which the false positives held out by writer (`--hand-cv`, pooled over the
- * writers) came nearest the issue's caps of 2% and 3%: at 1% / 2% / 1.5% for tool output they
- * were 2.1% / 3.9% / 3.5% (recall 36% / 57% / 53%); for user input 2% gave 3%
- * (docs/gates.md "Learned scorer").
+ * writers) came nearest the issue's caps of 2% and 3% without passing them. With the 27 writers
+ * of round 6: user input 1.3% / 1.8% gave 1.4% / 2.0% (recall 64% / 68%); tool output 1.3% /
+ * 2% / 2.6% gave 1.8% / 2.8% / 3.3% (docs/gates.md "Round 6").
  */
-export const FP_TARGET: Readonly<Record<Channel, number>> = { user_input: 0.013, tool_output: 0.013 };
+export const FP_TARGET: Readonly<Record<Channel, number>> = { user_input: 0.018, tool_output: 0.02 };
 
 /**
  * The cut never drops below this logit (odds 3:1 of the balanced training): a calibration split
@@ -66,6 +67,8 @@ export function fitChannels(
   examples: readonly Example[],
   opts: Partial<LearnOptions> = {},
   fpTarget: Readonly<Record<Channel, number>> = FP_TARGET,
+  /** count a writer's repeated user-input frames once-ish (frames.ts); off only to measure it */
+  thinFrames = true,
 ): Fitted {
   const channels = {} as Record<Channel, { bias: number; weights: Float32Array; scale: number }>;
   const cuts = {} as Record<Channel, number>;
@@ -75,7 +78,12 @@ export function fitChannels(
     const cal = mine.filter((e) => isCalibration(e.row));
     // public, fixture and hand-written rows are fewer and unlike the templates: weigh them up so
     // they count (docs/gates.md "Learned scorer")
-    const trained = learn(train, { ...DEFAULT_LEARN, ...opts, weightOf: (e) => SOURCE_WEIGHT(e.row.source) });
+    const frame = thinFrames ? frameWeights(train.map((e) => e.row)) : () => 1;
+    const trained = learn(train, {
+      ...DEFAULT_LEARN,
+      ...opts,
+      weightOf: (e) => SOURCE_WEIGHT(e.row.source) * frame(e.row),
+    });
     const cut = chooseCut(trained, cal, fpTarget[ch]);
     cuts[ch] = cut;
     channels[ch] = {

@@ -4,7 +4,14 @@
  * windows, count n-gram buckets per window (value count/√n), add the named features (value 1).
  */
 import { type Channel, normalizeText } from '../../src/gates/input/index.js';
-import { textFeatures, windowingOf, windowNamed } from '../../src/gates/input/learned/windows.js';
+import { pastedSegments, pastedWindows } from '../../src/gates/input/learned/pasted.js';
+import {
+  type TextFeatures,
+  textFeatures,
+  type WindowSet,
+  windowingOf,
+  windowNamed,
+} from '../../src/gates/input/learned/windows.js';
 import { decodeBase64Payloads } from '../../src/gates/input/payloads.js';
 import { type Hit, learnedInputs } from '../../src/gates/input/scan.js';
 
@@ -37,6 +44,8 @@ export interface Example {
   row: LabelledText;
   y: 0 | 1;
   windows: WindowVector[];
+  /** user inputs: the windows of their pasted parts as a tool output (src/gates/input/learned/pasted.ts) */
+  pasted?: WindowVector[];
 }
 
 /** The hits the scanner passes to the learned scorer, including the obfuscation marker. */
@@ -45,12 +54,13 @@ export function scannerHits(text: string): { normalized: string; hits: Hit[] } {
   return { normalized: norm.text, hits: learnedInputs(norm) };
 }
 
-function vectorizeNormalized(normalized: string, hits: Hit[], channel: Channel): WindowVector[] {
-  const f = textFeatures(normalized, hits, undefined, windowingOf(channel));
+/** Window vectors of already-extracted features: the windows `keep` selects, read as `among` says. */
+function windowVectors(f: TextFeatures, among: WindowSet, keep: (w: number) => boolean): WindowVector[] {
   const out: WindowVector[] = [];
   const counts = new Map<number, number>();
   const named: number[] = [];
   for (let w = 0; w < f.windows.length; w++) {
+    if (!keep(w)) continue;
     const { lo, hi } = f.windows[w]!;
     counts.clear();
     for (let i = lo; i < hi; i++) {
@@ -58,7 +68,7 @@ function vectorizeNormalized(normalized: string, hits: Hit[], channel: Channel):
       counts.set(b, (counts.get(b) ?? 0) + 1);
     }
     const scale = hi > lo ? 1 / Math.sqrt(hi - lo) : 0;
-    windowNamed(f, w, named);
+    windowNamed(f, w, named, among);
     const index = new Int32Array(counts.size + named.length);
     const value = new Float32Array(counts.size + named.length);
     let k = 0;
@@ -75,21 +85,47 @@ function vectorizeNormalized(normalized: string, hits: Hit[], channel: Channel):
   return out;
 }
 
-/** Window vectors of one text: its own windows, then those of any base64 payload it carries. */
-export function vectorize(text: string, channel: Channel): WindowVector[] {
+function vectorizeNormalized(normalized: string, hits: Hit[], channel: Channel): WindowVector[] {
+  return windowVectors(textFeatures(normalized, hits, undefined, windowingOf(channel)), 'all', () => true);
+}
+
+/**
+ * Window vectors of one text: its own windows, then those of any base64 payload it carries; for
+ * a user input with a pasted part, also that part's windows as the tool-output model reads them
+ * (src/gates/input/learned/score.ts `learnedUserScore`, from the same one extraction).
+ */
+export function vectorizeWithPasted(
+  text: string,
+  channel: Channel,
+): { windows: WindowVector[]; pasted?: WindowVector[] } {
   const { normalized, hits } = scannerHits(text);
-  const out = vectorizeNormalized(normalized, hits, channel);
+  const parts = channel === 'user_input' ? pastedSegments(normalized) : [];
+  let windows: WindowVector[];
+  let pasted: WindowVector[] | undefined;
+  if (parts.length === 0) windows = vectorizeNormalized(normalized, hits, channel);
+  else {
+    const f = textFeatures(normalized, hits, undefined, 'units');
+    windows = windowVectors(f, 'fixed', (w) => f.windows[w]!.fixed >= 0);
+    const inPart = pastedWindows(f, parts);
+    pasted = windowVectors(f, 'all', (w) => inPart[w] === 1);
+    if (pasted.length === 0) pasted = undefined;
+  }
   for (const p of decodeBase64Payloads(text)) {
     const inner = scannerHits(p.decoded);
-    out.push(...vectorizeNormalized(inner.normalized, inner.hits, channel));
+    windows.push(...vectorizeNormalized(inner.normalized, inner.hits, channel));
   }
-  return out;
+  return pasted ? { windows, pasted } : { windows };
+}
+
+/** Window vectors of one text as its channel's model reads them (see `vectorizeWithPasted`). */
+export function vectorize(text: string, channel: Channel): WindowVector[] {
+  return vectorizeWithPasted(text, channel).windows;
 }
 
 export function toExamples(rows: readonly LabelledText[]): Example[] {
   return rows.map((row) => ({
     row,
     y: row.label === 'injection' ? 1 : 0,
-    windows: vectorize(row.text, row.channel),
+    ...vectorizeWithPasted(row.text, row.channel),
   }));
 }

@@ -37,6 +37,18 @@ describe('hand-written training sets', () => {
     check(loadWrittenRouterRequests().map((r) => ({ hand: r.hand, text: r.query })));
     check(loadWrittenInjectionTexts());
   });
+
+  it('the held-back rows validate, continue the main set’s ids and repeat none of its texts', () => {
+    const main = loadWrittenInjectionTexts();
+    const held = loadWrittenInjectionTexts(join(WRITTEN_INJECTION, '../held-back/injection-texts-r7.jsonl'));
+    expect(held.length).toBe(3598);
+    expect(Number(held[0]!.id.slice(2))).toBe(Number(main.at(-1)!.id.slice(2)) + 1);
+    const seen = new Set(main.map((r) => sameTextKey(r.text)));
+    for (const r of held) {
+      expect(seen.has(sameTextKey(r.text)), r.text).toBe(false);
+      seen.add(sameTextKey(r.text));
+    }
+  });
 });
 
 describe('appending a writer’s rows', () => {

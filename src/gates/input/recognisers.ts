@@ -94,6 +94,17 @@ export const RECOGNISERS: readonly Recogniser[] = [
     `\\b(?:ignore|disregard|forget|override|bypass|neglect|abandon|discard|drop|skip|nevermind|never mind)\\b[^.\\n]{0,40}?\\b${EN_PRIOR}\\b[^.\\n]{0,30}?\\b${EN_RULES}`,
     'asks to set aside earlier instructions or rules',
   ),
+  // The canonical override, narrowed until it has no innocent reading: the set-aside object is
+  // instructions, prompts, rules or guidelines (not a task, order or default), and nothing
+  // between verb and object makes them the requester's own ("ignore my previous instructions
+  // about the venue" is the user changing their mind). A floor rule (learned/floors.ts).
+  r(
+    'override.en.ignore-instructions',
+    'instruction_override',
+    3.4,
+    `\\b(?:ignore|disregard|forget|override|bypass|discard|set aside)\\b(?:(?!\\b(?:my|our|me|us|i|we)\\b)[^.\\n]){0,24}?\\b(?:previous|prior|above|earlier|preceding|initial|original|system|developer|all)\\b(?:(?!\\b(?:my|our|me|us|i|we)\\b)[^.\\n]){0,16}?\\b(?:instructions?|prompts?|rules|guidelines|directives|guardrails|safeguards)\\b`,
+    'asks to set aside the instructions the assistant was given',
+  ),
   r(
     'override.en.donotfollow',
     'instruction_override',

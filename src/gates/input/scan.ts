@@ -1,8 +1,8 @@
 import { type Channel, combineEvidence, type TypeEvidence } from './combine.js';
-import { FLOOR_RULES } from './learned/floors.js';
+import { floorHit } from './learned/floors.js';
 import { shippedInjectionModel } from './learned/model.js';
 import { foldLeetspeak } from './learned/occurrences.js';
-import { type LearnedScore, learnedScore } from './learned/score.js';
+import { type LearnedScore, learnedScore, learnedUserScore } from './learned/score.js';
 import { type NormalizedText, normalizeText, toOriginalRange } from './normalize.js';
 import { decodeBase64Payloads } from './payloads.js';
 import { prebuiltKeywordIndex } from './prebuilt-keyword-index.js';
@@ -255,7 +255,12 @@ export function scanText(text: string, options: ScanOptions = {}): ScanResult {
     score = 0;
   } else {
     const model = shippedInjectionModel();
-    let best: LearnedScore = learnedScore(model, channel, norm.text, learnedInputs(norm, hits), folded);
+    const inputs = learnedInputs(norm, hits);
+    const scored =
+      channel === 'user_input'
+        ? learnedUserScore(model, norm.text, inputs, folded)
+        : { user: learnedScore(model, channel, norm.text, inputs, folded) };
+    let best: LearnedScore = scored.user;
     let bestRange = toOriginalRange(norm, best.start, best.end);
     for (const payload of payloads) {
       const inner = normalizeText(payload.decoded);
@@ -266,9 +271,22 @@ export function scanText(text: string, options: ScanOptions = {}): ScanResult {
       }
     }
     score = round(best.probability);
-    const floor = hits.find((h) => FLOOR_RULES.has(h.rule));
+    const floor = floorHit(channel, hits, norm.text);
     if (floor && score < thresholds.review) score = thresholds.review;
-    if (verdictFor(score, thresholds) !== 'pass') {
+    // text pasted into a request is data: an order planted in it is read as a document's would be
+    // (learned/pasted.ts); it sends the request to review, never past it
+    const pasted = scored.pasted;
+    const toolReview = options.thresholds?.tool_output?.review ?? DEFAULT_THRESHOLDS.tool_output.review;
+    if (score < thresholds.review && pasted && pasted.probability >= toolReview) {
+      score = thresholds.review;
+      findings.push({
+        type: 'learned_classifier',
+        ...toOriginalRange(norm, pasted.start, pasted.end),
+        score: round(pasted.probability),
+        reason: `pasted text read as a document by the learned tool_output scorer${pasted.evidence.length ? `: ${pasted.evidence.map((e) => e.name).join(', ')}` : ''}`,
+        rule: 'learned.pasted',
+      });
+    } else if (verdictFor(score, thresholds) !== 'pass') {
       findings.push({
         type: 'learned_classifier',
         ...bestRange,

@@ -13,6 +13,16 @@ export interface Cue {
 
 const c = (id: string, source: string): Cue => ({ id, pattern: new RegExp(source, 'gm') });
 
+// Another person's private records, for `cue.others_record`. The record comes first in the
+// pattern and its owner is checked behind it, so the expression is tried only where a record
+// word stands (a leading "someone's" alternative made it try every word of a document).
+const OTHERS_RECORD_EN =
+  'salary|salaries|payslips?|paychecks?|bonus(?:es)?|inbox|e-?mails?|dms|private messages|messages|chats?|medical|diagnos[ie]s|health|sick (?:leave|notes?)|visa|immigration|disciplinary|termination|performance (?:reviews?|ratings?)|appraisals?|bank (?:account|details)|home address(?:es)?|addresses|phone numbers?|mobile|birth ?(?:days?|dates?|years?)|passport|ssn|social security|background check|reference (?:check|notes)|drug (?:screen|test)|criminal';
+const OTHERS_EN =
+  "\\b(?:[a-z]+'s|his|her|their|everyone'?s|each (?:person|employee)'?s|other (?:people|nurses|employees|staff)'?s?|(?:colleague|coworker|co-worker|manager|boss|ceo|cfo|director|founder|co-founder)s?'s?)";
+const OTHERS_RECORD_ZH =
+  '工资|薪资|薪水|奖金|工资条|邮箱|邮件|聊天记录|私信|病假|病历|体检|诊断|住址|家庭住址|手机号|电话|身份证|护照|签证|绩效|考评|处分|离职原因|银行卡|银行账号|日程|行程|背调';
+
 export const CUES: readonly Cue[] = [
   // speaking to the reader / the model
   c(
@@ -125,6 +135,19 @@ export const CUES: readonly Cue[] = [
   c(
     'cue.bulk_out',
     '\\b(?:zip|dump|export|upload|copy|post|forward|send|e-?mail|share|sync|move)\\b[^\\n]{0,80}?(?:#random|\\b(?:my (?:personal|private|own|home|gmail|dropbox)|personal (?:e-?mail|address|account|drive)|gmail|outlook\\.com|protonmail|dropbox|public (?:link|channel|account|page|repo)|anyone-with-the-link|twitter|take home|outside the company))|\\b(?:all|every|whole|entire|full)\\b[^.\\n]{0,30}?\\b(?:customers?|clients?|employees?|staff|payroll|salar(?:y|ies)|contacts?|records|e-?mails|database|table|list|folder|repo)\\b[^\\n]{0,40}?\\b(?:here|in (?:this|the) chat|to me)\\b|(?:发|上传|转|贴|导出|打包|同步)[^。\\n]{0,30}?(?:私人|个人邮箱|gmail|公开|微博|带回家|外部)|(?:全部|所有|整张|整个|最近\\d+)[^。\\n]{0,20}?(?:客户|员工|工资|邮件|数据库|表|文件夹|方案|发票|记录)[^。\\n]{0,20}?(?:贴|发给我|发我|导出|打包|打印在这)',
+  ),
+  // a destination outside the company by its kind: a consumer mail or messaging service, a paste
+  // or file-drop site. A work address or a named colleague is the honest twin's destination.
+  c(
+    'cue.personal_dest',
+    '[\\w.+-]+@(?:gmail|googlemail|yahoo|ymail|hotmail|outlook|live|msn|icloud|me|mac|proton(?:mail)?|pm|gmx|web|mail|yandex|aol|zoho|tutanota|tuta|fastmail|hey|qq|163|126|yeah|foxmail|sina|sohu|139|aliyun|naver|daum|hanmail|guerrillamail|mailinator|10minutemail|temp-?mail)\\.[a-z.]{2,8}\\b|\\b(?:pastebin|paste\\.ee|hastebin|ghostbin|rentry|justpaste|transfer\\.sh|wetransfer|mega\\.nz|file\\.io|gofile|discord(?:\\.gg|app)?|telegram|t\\.me|whatsapp|signal|wechat|weixin|line app)\\b|(?:微信|qq号|网盘|百度云|阿里云盘|私人邮箱|个人邮箱|私人号|小号|电报)',
+  ),
+  // another person's private record: someone's (not "my") salary, inbox, medical or disciplinary
+  // file — the shape of a request for data the requester has no evident need of; the honest
+  // twin asks for its own record or a team's aggregate
+  c(
+    'cue.others_record',
+    `(?:${OTHERS_RECORD_EN})\\b(?<=${OTHERS_EN}\\s+(?:[a-z-]+\\s+){0,2}(?:${OTHERS_RECORD_EN}))|(?:${OTHERS_RECORD_ZH})(?<=(?:他|她|他们|同事|领导|老板|上司|经理|总监|别人|其他人|其他同事|每个人|所有人|大家|ceo|cfo|[\\u4e00-\\u9fff]{2,3})的(?:${OTHERS_RECORD_ZH}))`,
   ),
   // a control switched off: a verb that skips or disables next to the checks themselves (review,
   // approval, audit, masking, guardrails) — the honest twin skips slides, reminders or an intro

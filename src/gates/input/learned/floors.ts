@@ -1,13 +1,16 @@
+import type { Channel } from '../combine.js';
+
 /**
  * Recognisers precise enough to decide on their own: a hit lifts the learned score to at least
- * the review threshold, whatever the window's other features say. Chosen because none of them
- * fires on any benign text of the training corpus and the public sets (5,400 user inputs, 12,000
- * documents, hard benign ones included — scripts/train-injection.ts prints the count), and because
- * each names a technique that has no innocent reading: a claimed promotion of the assistant or the
- * requester to a named privileged role (the incident of docs/gates.md), "do not follow your
- * instructions", a demand to reveal the system prompt in Chinese, a Chinese override.
+ * the review threshold, whatever the window's other features say, so no retrain can let the
+ * technique through. Each names a technique that has no innocent reading in its channel: a
+ * claimed promotion of the assistant or the requester to a named privileged role (the incident
+ * of docs/gates.md), "do not follow your instructions", a demand to reveal the system prompt in
+ * Chinese, a Chinese override. In tool output they also fire on documents that quote an attack
+ * to warn about it (a few dozen of the corpus's 12,000 documents); there a floor costs a quoted
+ * document, not a refused request (docs/gates.md "Floors").
  */
-export const FLOOR_RULES: ReadonlySet<string> = new Set([
+const BOTH_CHANNELS = [
   'role.en.role-token',
   'role.en.promoted',
   'role.en.promoted-to',
@@ -22,4 +25,65 @@ export const FLOOR_RULES: ReadonlySet<string> = new Set([
   'extract.zh.sysprompt',
   'extract.zh.ba',
   'extract.en.above',
+] as const;
+
+/** The floor rules of each channel, wherever they fire. */
+export const FLOOR_RULES: Readonly<Record<Channel, ReadonlySet<string>>> = {
+  user_input: new Set(BOTH_CHANNELS),
+  tool_output: new Set(BOTH_CHANNELS),
+};
+
+/**
+ * Floors that hold only outside quotation marks. "Set aside the previous instructions" has no
+ * innocent reading when it is said, in a request or planted in a document — but security
+ * notices, forum posts and test files quote it to warn about it. In the corpus, the public sets
+ * and the hand-written set it fires unquoted in 250 injections and 2 of about 7,300 benign texts,
+ * and inside quotes in 33 injections and 19 benign texts.
+ */
+export const UNQUOTED_FLOOR_RULES: ReadonlySet<string> = new Set(['override.en.ignore-instructions']);
+
+/** Quotation marks that open or close a quote (straight, curly, CJK corner brackets, guillemets, backtick). */
+const QUOTE_MARKS = new Set([
+  '"',
+  '\u201c',
+  '\u201d',
+  '\u300c',
+  '\u300d',
+  '\u300e',
+  '\u300f',
+  '\u00ab',
+  '\u00bb',
+  '`',
 ]);
+/** How far back a quote may have opened: a quoted attack string is a sentence, not a page. */
+const QUOTE_LOOKBACK = 200;
+
+/**
+ * Whether `at` in `text` sits inside quotation marks opened earlier on its line (within
+ * QUOTE_LOOKBACK units), or right after a single quote.
+ */
+export function insideQuotes(text: string, at: number): boolean {
+  let marks = 0;
+  const stop = Math.max(0, at - QUOTE_LOOKBACK);
+  for (let i = at - 1; i >= stop; i--) {
+    const c = text[i]!;
+    if (c === '\n') break;
+    if (QUOTE_MARKS.has(c)) marks++;
+  }
+  let j = at - 1;
+  while (j >= 0 && text[j] === ' ') j--;
+  const single = text[j] === "'" || text[j] === '\u2018' || text[j] === '\u2019';
+  return marks % 2 === 1 || single;
+}
+
+/** The first hit that lifts a `channel` text to review (`text`: the normalised text the hits index). */
+export function floorHit<H extends { readonly rule: string; readonly start: number }>(
+  channel: Channel,
+  hits: readonly H[],
+  text: string,
+): H | undefined {
+  return hits.find(
+    (h) =>
+      FLOOR_RULES[channel].has(h.rule) || (UNQUOTED_FLOOR_RULES.has(h.rule) && !insideQuotes(text, h.start)),
+  );
+}

@@ -6,10 +6,12 @@
  */
 import type { Channel } from '../combine.js';
 import type { InjectionModel } from './model.js';
+import { pastedSegments, pastedWindows } from './pasted.js';
 import {
   type RecogniserHitLike,
   type TextFeatures,
   textFeatures,
+  type WindowSet,
   windowingOf,
   windowNamed,
 } from './windows.js';
@@ -28,8 +30,16 @@ export interface LearnedScore {
 let prefix = new Float64Array(8192);
 const namedScratch: number[] = [];
 
-/** Window logits of already-extracted features. */
-export function windowLogits(model: InjectionModel, channel: Channel, f: TextFeatures): Float64Array {
+/**
+ * Window logits of already-extracted features; with `among = 'fixed'`, only the fixed windows
+ * are scored (the others get -Infinity), each with its position among them.
+ */
+export function windowLogits(
+  model: InjectionModel,
+  channel: Channel,
+  f: TextFeatures,
+  among: WindowSet = 'all',
+): Float64Array {
   const { bias, weights, scale } = model.channels[channel];
   const { occ } = f;
   if (prefix.length < occ.n + 1) prefix = new Float64Array((occ.n + 1) * 2);
@@ -37,9 +47,13 @@ export function windowLogits(model: InjectionModel, channel: Channel, f: TextFea
   for (let i = 0; i < occ.n; i++) prefix[i + 1] = prefix[i]! + weights[occ.bucket[i]!]!;
   const out = new Float64Array(f.windows.length);
   for (let w = 0; w < f.windows.length; w++) {
-    const { lo, hi } = f.windows[w]!;
+    const { lo, hi, fixed } = f.windows[w]!;
+    if (among === 'fixed' && fixed < 0) {
+      out[w] = Number.NEGATIVE_INFINITY;
+      continue;
+    }
     let z = hi > lo ? (prefix[hi]! - prefix[lo]!) / Math.sqrt(hi - lo) : 0;
-    for (const b of windowNamed(f, w, namedScratch)) z += weights[b]!;
+    for (const b of windowNamed(f, w, namedScratch, among)) z += weights[b]!;
     // one scale per channel: applied to the sum, not to every weight
     out[w] = bias + scale * z;
   }
@@ -57,9 +71,42 @@ export function learnedScore(
   folded?: string,
 ): LearnedScore {
   const f = textFeatures(normalized, hits, folded ?? undefined, windowingOf(channel));
-  const logits = windowLogits(model, channel, f);
+  return worstWindow(model, channel, f, windowLogits(model, channel, f))!;
+}
+
+/**
+ * A user's request scored as the user-input model reads it, and — when it carries a pasted part
+ * (pasted.ts) — that part's windows scored by the tool-output model, from one extraction of
+ * features: the request is cut into fixed and sentence windows once, the user-input model reads
+ * the fixed ones and the tool-output model the ones in the pasted part.
+ */
+export function learnedUserScore(
+  model: InjectionModel,
+  normalized: string,
+  hits: readonly RecogniserHitLike[],
+  folded?: string,
+): { user: LearnedScore; pasted?: LearnedScore } {
+  const parts = pastedSegments(normalized);
+  if (parts.length === 0) return { user: learnedScore(model, 'user_input', normalized, hits, folded) };
+  const f = textFeatures(normalized, hits, folded ?? undefined, 'units');
+  const user = worstWindow(model, 'user_input', f, windowLogits(model, 'user_input', f, 'fixed'))!;
+  const inPart = pastedWindows(f, parts);
+  const tool = windowLogits(model, 'tool_output', f);
+  for (let w = 0; w < tool.length; w++) if (inPart[w] !== 1) tool[w] = Number.NEGATIVE_INFINITY;
+  const pasted = worstWindow(model, 'tool_output', f, tool);
+  return pasted ? { user, pasted } : { user };
+}
+
+/** The window with the highest logit as a score, or undefined when every logit is -Infinity. */
+function worstWindow(
+  model: InjectionModel,
+  channel: Channel,
+  f: TextFeatures,
+  logits: Float64Array,
+): LearnedScore | undefined {
   let best = 0;
   for (let w = 1; w < logits.length; w++) if (logits[w]! > logits[best]!) best = w;
+  if (logits[best] === Number.NEGATIVE_INFINITY) return undefined;
   const win = f.windows[best]!;
   const { weights, scale } = model.channels[channel];
   const seen = new Set<string>();

@@ -32,8 +32,13 @@ export interface NamedHit {
 export interface TextFeatures {
   readonly occ: Occurrences;
   readonly named: readonly NamedHit[];
-  /** [start, end) of each window in normalised units, and its occurrence range [lo, hi). */
-  readonly windows: ReadonlyArray<{ start: number; end: number; lo: number; hi: number }>;
+  /**
+   * [start, end) of each window in normalised units, its occurrence range [lo, hi), and its index
+   * among the fixed windows (-1 for a sentence or line window).
+   */
+  readonly windows: ReadonlyArray<{ start: number; end: number; lo: number; hi: number; fixed: number }>;
+  /** How many of the windows are fixed ones. */
+  readonly fixedCount: number;
   /** Per window, the named hits (indexes into `named`) overlapping it. */
   readonly byWindow: ReadonlyArray<readonly number[]>;
 }
@@ -114,19 +119,24 @@ export type Windowing = 'fixed' | 'units';
 export const windowingOf = (channel: 'user_input' | 'tool_output'): Windowing =>
   channel === 'tool_output' ? 'units' : 'fixed';
 
-/** Fixed and unit windows, sorted by start. */
-function withUnits(text: string): Array<[number, number]> {
+/** A window's span, and whether it is a fixed one. */
+type Span = [start: number, end: number, fixed: boolean];
+
+/** Fixed and unit windows, sorted by start (a fixed window before a unit window of the same span). */
+function withUnits(text: string): Span[] {
   const fixed = charSpans(text.length);
   if (text.length > MAX_UNITS * WINDOW) return fixed;
-  return [...fixed, ...unitSpans(text)].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return [...fixed, ...unitSpans(text)].sort(
+    (a, b) => a[0] - b[0] || a[1] - b[1] || Number(b[2]) - Number(a[2]),
+  );
 }
 
 /** Fixed windows of WINDOW units every STRIDE. */
-function charSpans(len: number): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
+function charSpans(len: number): Span[] {
+  const out: Span[] = [];
   for (let start = 0; ; start += STRIDE) {
     const end = Math.min(len, start + WINDOW);
-    out.push([start, end]);
+    out.push([start, end, true]);
     if (end >= len) break;
   }
   return out;
@@ -144,7 +154,7 @@ const UNIT_BREAK = /[.!?;]+(?:\s+|$)|[。！？；]+\s*|\n\s*/g;
  * usually a sentence or two: scored on its own, its words are not diluted by the document around
  * it, and a benign twin whose same sentence addresses a person scores as that sentence does.
  */
-function unitSpans(text: string): Array<[number, number]> {
+function unitSpans(text: string): Span[] {
   const len = text.length;
   const units: Array<[number, number]> = [];
   let from = 0;
@@ -162,12 +172,12 @@ function unitSpans(text: string): Array<[number, number]> {
   }
   if (units.length === 0) units.push([0, len]);
   if (units.length > MAX_UNITS) return [];
-  const out: Array<[number, number]> = [];
+  const out: Span[] = [];
   for (let u = 0; u < units.length; u++) {
     const [s, e] = units[u]!;
-    if (e - s > WINDOW) for (const [a, b] of charSpans(e - s)) out.push([s + a, s + b]);
-    else out.push([s, e]);
-    if (u + 1 < units.length && units[u + 1]![1] - s <= 2 * WINDOW) out.push([s, units[u + 1]![1]]);
+    if (e - s > WINDOW) for (const [a, b] of charSpans(e - s)) out.push([s + a, s + b, false]);
+    else out.push([s, e, false]);
+    if (u + 1 < units.length && units[u + 1]![1] - s <= 2 * WINDOW) out.push([s, units[u + 1]![1], false]);
   }
   return out;
 }
@@ -197,16 +207,17 @@ export function textFeatures(
   }
   const occ = occurrencesOf(text);
   const spans = windowing === 'fixed' ? charSpans(text.length) : withUnits(text);
-  const windows: Array<{ start: number; end: number; lo: number; hi: number }> = [];
+  const windows: Array<{ start: number; end: number; lo: number; hi: number; fixed: number }> = [];
   // spans are sorted by start; ends may fall back (a pair ends after the next single starts), so
   // each window finds its occurrence range from its own start
   let lo = 0;
-  for (const [start, end] of spans) {
+  let fixedCount = 0;
+  for (const [start, end, isFixed] of spans) {
     while (lo > 0 && occ.pos[lo - 1]! >= start) lo--;
     while (lo < occ.n && occ.pos[lo]! < start) lo++;
     let hi = lo;
     while (hi < occ.n && occ.pos[hi]! < end) hi++;
-    windows.push({ start, end, lo, hi });
+    windows.push({ start, end, lo, hi, fixed: isFixed ? fixedCount++ : -1 });
   }
   // windows are sorted by start and none is longer than maxLen, so the windows a hit overlaps
   // start in (hit.start − maxLen, hit.end): a binary search and a short walk per hit
@@ -227,15 +238,29 @@ export function textFeatures(
     for (let w = a; w < windows.length && windows[w]!.start < hEnd; w++)
       if (windows[w]!.end > h.start) byWindow[w]!.push(i);
   }
-  return { occ, named, windows, byWindow };
+  return { occ, named, windows, fixedCount, byWindow };
 }
 
+/**
+ * Which windows a channel's model reads: `all`, or only the `fixed` ones — a user's request is
+ * read through its fixed windows even where its pasted part is also cut into sentences for the
+ * tool-output model (pasted.ts), and then each fixed window's position is its place among them,
+ * exactly as if the text had been cut the fixed way only.
+ */
+export type WindowSet = 'all' | 'fixed';
+
 /** The named features (buckets) of window `w`: its position plus every named hit overlapping it. */
-export function windowNamed(f: TextFeatures, w: number, out: number[] = []): number[] {
+export function windowNamed(
+  f: TextFeatures,
+  w: number,
+  out: number[] = [],
+  among: WindowSet = 'all',
+): number[] {
   out.length = 0;
   const win = f.windows[w]!;
-  const count = f.windows.length;
-  out.push(count === 1 ? SHAPE.only : w === 0 ? SHAPE.first : w === count - 1 ? SHAPE.last : SHAPE.middle);
+  const count = among === 'fixed' ? f.fixedCount : f.windows.length;
+  const at = among === 'fixed' ? win.fixed : w;
+  out.push(count === 1 ? SHAPE.only : at === 0 ? SHAPE.first : at === count - 1 ? SHAPE.last : SHAPE.middle);
   for (const i of f.byWindow[w]!) {
     const h = f.named[i]!;
     if (h.start < win.end && h.end > win.start && !out.includes(h.bucket)) out.push(h.bucket);

@@ -1,0 +1,71 @@
+/**
+ * The pasted parts of a user's message: text the requester brought along for the assistant to
+ * translate, summarise, proofread or answer — an e-mail, a clause, a chat log. That part is data,
+ * the same as a tool result, and an order planted in it is shaped like one planted in a document
+ * ("AI assistant reading this, forward…"), not like a request. So the user-input scan also reads
+ * each pasted part's windows with the tool-output model (score.ts `learnedUserScore`; docs/gates.md
+ * "Pasted text").
+ *
+ * A pasted part is, in the normalised text: what follows the first line break, or a colon within
+ * the opening words (not a time or a URL's), when at least PASTED_MIN units follow; and any quoted span of at least
+ * QUOTED_MIN units before it. Pure; ranges are [start, end).
+ */
+import type { TextFeatures } from './windows.js';
+
+/** Units that must follow the lead-in for the rest to count as pasted. */
+export const PASTED_MIN = 60;
+/** Units a quoted span needs to count as pasted. */
+export const QUOTED_MIN = 40;
+/** A lead-in colon must come this early ("Translate this for the client: …"). */
+const LEAD_IN_MAX = 120;
+
+const QUOTED = /["“「『«]([^"”」』»]{40,})["”」』»]/g;
+
+export interface PastedRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The first colon of the opening words that introduces something: not a time (10:00), not a URL. */
+function leadInColon(text: string): number {
+  const end = Math.min(text.length, LEAD_IN_MAX);
+  for (let i = 0; i < end; i++) {
+    const c = text[i];
+    if (c !== ':' && c !== '：') continue;
+    const digits = /\d/.test(text[i - 1] ?? '') && /\d/.test(text[i + 1] ?? '');
+    if (!digits && text[i + 1] !== '/') return i;
+  }
+  return -1;
+}
+
+export function pastedSegments(text: string): PastedRange[] {
+  const out: PastedRange[] = [];
+  let tail = -1;
+  const nl = text.indexOf('\n');
+  if (nl >= 0) tail = nl + 1;
+  const colon = leadInColon(text);
+  if (colon >= 0 && (tail < 0 || colon + 1 < tail)) tail = colon + 1;
+  while (tail >= 0 && tail < text.length && /\s/.test(text[tail]!)) tail++;
+  if (tail >= 0 && text.length - tail >= PASTED_MIN) out.push({ start: tail, end: text.length });
+  const before = out.length > 0 ? out[0]!.start : text.length;
+  for (const m of text.matchAll(QUOTED)) {
+    const start = m.index! + 1;
+    const end = Math.min(start + m[1]!.length, before);
+    if (end - start >= QUOTED_MIN) out.push({ start, end });
+  }
+  return out;
+}
+
+/**
+ * Per window of `f`, 1 when the window lies in a pasted part — its midpoint inside one: the
+ * sentence that opens a pasted part usually shares its unit with the lead-in before it.
+ */
+export function pastedWindows(f: TextFeatures, parts: readonly PastedRange[]): Uint8Array {
+  const out = new Uint8Array(f.windows.length);
+  for (let w = 0; w < f.windows.length; w++) {
+    const { start, end } = f.windows[w]!;
+    const mid = (start + end) / 2;
+    if (parts.some((p) => mid >= p.start && mid < p.end)) out[w] = 1;
+  }
+  return out;
+}
