@@ -48,7 +48,9 @@ export function pastedSegments(text: string): PastedRange[] {
   while (tail >= 0 && tail < text.length && /\s/.test(text[tail]!)) tail++;
   if (tail >= 0 && text.length - tail >= PASTED_MIN) out.push({ start: tail, end: text.length });
   const before = out.length > 0 ? out[0]!.start : text.length;
+  // a quoted span counts only where it starts before the tail: stop at the first one past it
   for (const m of text.matchAll(QUOTED)) {
+    if (m.index! >= before) break;
     const start = m.index! + 1;
     const end = Math.min(start + m[1]!.length, before);
     if (end - start >= QUOTED_MIN) out.push({ start, end });

@@ -32,13 +32,15 @@ const namedScratch: number[] = [];
 
 /**
  * Window logits of already-extracted features; with `among = 'fixed'`, only the fixed windows
- * are scored (the others get -Infinity), each with its position among them.
+ * are scored (the others get -Infinity), each with its position among them; with `only`, only
+ * the windows it marks 1.
  */
 export function windowLogits(
   model: InjectionModel,
   channel: Channel,
   f: TextFeatures,
   among: WindowSet = 'all',
+  only?: Uint8Array,
 ): Float64Array {
   const { bias, weights, scale } = model.channels[channel];
   const { occ } = f;
@@ -48,7 +50,7 @@ export function windowLogits(
   const out = new Float64Array(f.windows.length);
   for (let w = 0; w < f.windows.length; w++) {
     const { lo, hi, fixed } = f.windows[w]!;
-    if (among === 'fixed' && fixed < 0) {
+    if ((among === 'fixed' && fixed < 0) || (only !== undefined && only[w] !== 1)) {
       out[w] = Number.NEGATIVE_INFINITY;
       continue;
     }
@@ -90,10 +92,12 @@ export function learnedUserScore(
   if (parts.length === 0) return { user: learnedScore(model, 'user_input', normalized, hits, folded) };
   const f = textFeatures(normalized, hits, folded ?? undefined, 'units');
   const user = worstWindow(model, 'user_input', f, windowLogits(model, 'user_input', f, 'fixed'))!;
-  const inPart = pastedWindows(f, parts);
-  const tool = windowLogits(model, 'tool_output', f);
-  for (let w = 0; w < tool.length; w++) if (inPart[w] !== 1) tool[w] = Number.NEGATIVE_INFINITY;
-  const pasted = worstWindow(model, 'tool_output', f, tool);
+  const pasted = worstWindow(
+    model,
+    'tool_output',
+    f,
+    windowLogits(model, 'tool_output', f, 'all', pastedWindows(f, parts)),
+  );
   return pasted ? { user, pasted } : { user };
 }
 
