@@ -17,9 +17,9 @@ import type { Example } from './vectorize.js';
  * Benign false-positive rate allowed on the calibration split, per channel. Text by a writer the
  * model never saw is flagged more often than the calibration split's own, so each target is
  * the one at which the false positives held out by writer (`--hand-cv`, pooled over the
- * writers) came nearest the issue's caps of 2% and 3% without passing them. With the 27 writers
+ * writers) came nearest the issue's caps of 2% and 3% without passing them. With the 26 writers
  * of round 6: user input 1.3% / 1.8% gave 1.4% / 2.0% (recall 64% / 68%); tool output 1.3% /
- * 2% / 2.6% gave 1.8% / 2.8% / 3.3% (docs/gates.md "Round 6").
+ * 2% / 2.6% gave 1.8% / 2.8% / 3.3% (docs/gates.md "Rounds 5 and 6").
  */
 export const FP_TARGET: Readonly<Record<Channel, number>> = { user_input: 0.018, tool_output: 0.02 };
 

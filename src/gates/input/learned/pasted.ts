@@ -7,8 +7,8 @@
  * "Pasted text").
  *
  * A pasted part is, in the normalised text: what follows the first line break, or a colon within
- * the opening words (not a time or a URL's), when at least PASTED_MIN units follow; and any quoted span of at least
- * QUOTED_MIN units before it. Pure; ranges are [start, end).
+ * the opening words (not a time's or a URL's), when at least PASTED_MIN units follow; and any
+ * quoted span of at least QUOTED_MIN units before it. Pure; ranges are [start, end).
  */
 import type { TextFeatures } from './windows.js';
 
@@ -19,7 +19,7 @@ export const QUOTED_MIN = 40;
 /** A lead-in colon must come this early ("Translate this for the client: …"). */
 const LEAD_IN_MAX = 120;
 
-const QUOTED = /["“「『«]([^"”」』»]{40,})["”」』»]/g;
+const QUOTED = new RegExp(`["“「『«]([^"”」』»]{${QUOTED_MIN},})["”」』»]`, 'g');
 
 export interface PastedRange {
   readonly start: number;
@@ -38,6 +38,7 @@ function leadInColon(text: string): number {
   return -1;
 }
 
+/** The pasted parts of normalised `text`: the tail first (if any), then quoted spans before it. */
 export function pastedSegments(text: string): PastedRange[] {
   const out: PastedRange[] = [];
   let tail = -1;
