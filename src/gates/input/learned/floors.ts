@@ -6,8 +6,9 @@ import type { Channel } from '../combine.js';
  * technique through. Each names a technique that has no innocent reading in its channel: a
  * claimed promotion of the assistant or the requester to a named privileged role (the incident
  * of docs/gates.md), "do not follow your instructions", a demand to reveal the system prompt in
- * Chinese, a Chinese override. In tool output they also fire on documents that quote an attack
- * to warn about it (a few dozen of the corpus's 12,000 documents); there a floor costs a quoted
+ * Chinese, a Chinese override. In the training sources they fire on 5 of 10,397 benign user
+ * inputs, and on 266 of 17,826 benign documents — mostly ones that quote an attack to define or
+ * warn about it ("提示注入是指文本要求 AI 系统忽略它原有的指令"); there a floor costs a quoted
  * document, not a refused request (docs/gates.md "Floors").
  */
 const BOTH_CHANNELS = [
@@ -37,7 +38,7 @@ export const FLOOR_RULES: Readonly<Record<Channel, ReadonlySet<string>>> = {
  * Floors that hold only outside quotation marks. "Set aside the previous instructions" has no
  * innocent reading when it is said, in a request or planted in a document — but security
  * notices, forum posts and test files quote it to warn about it. In the corpus, the public sets
- * and the hand-written set it fires unquoted in 250 injections and 2 of about 7,300 benign texts,
+ * and the hand-written set it fires unquoted in 250 injections and 2 of its 28,223 benign texts,
  * and inside quotes in 33 injections and 19 benign texts.
  */
 export const UNQUOTED_FLOOR_RULES: ReadonlySet<string> = new Set(['override.en.ignore-instructions']);
