@@ -7,8 +7,8 @@ import { officeTempConfig } from '../support/office-temp.js';
 
 // An order planted in the material a user pastes — meeting minutes to summarise — is read the
 // way a planted line in a tool result is (docs/gates.md "Pasted text"), at every door where a
-// user's request enters: the library and the HTTP API decide the same. Its twin, whose note
-// speaks to a colleague, runs the normal path on both.
+// user's request enters: the library and the HTTP API (JSON and SSE) decide the same. Its twin,
+// whose note speaks to a colleague, runs the normal path at each.
 
 const MINUTES = [
   'Minutes of the facilities meeting, 3 November.',
@@ -34,7 +34,7 @@ describe('pasted material at the library door (createPlatform)', () => {
   });
 });
 
-describe('pasted material at the HTTP door (serve)', () => {
+describe('pasted material at the HTTP door (serve, JSON and SSE)', () => {
   let server: RunningServer;
   const office = officeTempConfig();
   beforeAll(async () => {
@@ -58,6 +58,28 @@ describe('pasted material at the HTTP door (serve)', () => {
     });
     return (await res.json()) as { outcome: string; executed: string[]; reviewId?: string };
   };
+
+  /** The `result` event of a streamed request, read as an SSE client would. */
+  const stream = async (query: string) => {
+    const res = await fetch(`${server.url}/v1/requests`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer tw-acme-alice-demo', 'content-type': 'application/json' },
+      body: JSON.stringify({ query, stream: true }),
+    });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const block = (await res.text()).split('\n\n').find((b) => /^event: result$/m.test(b));
+    return JSON.parse(/^data: (.*)$/m.exec(block ?? '')?.[1] ?? 'null') as {
+      outcome: string;
+      executed: string[];
+    };
+  };
+
+  it('streamed (SSE): the planted note is parked for review and runs nothing; its twin runs', async () => {
+    const planted = await stream(PLANTED);
+    expect(planted.outcome).toBe('review');
+    expect(planted.executed).toEqual([]);
+    expect((await stream(TWIN)).outcome).not.toBe('review');
+  });
 
   it('the planted note parks the request for review and runs nothing; its twin runs', async () => {
     const planted = await post(PLANTED);
