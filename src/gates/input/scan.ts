@@ -271,7 +271,7 @@ export function scanText(text: string, options: ScanOptions = {}): ScanResult {
       }
     }
     score = round(best.probability);
-    const floor = floorHit(channel, hits, norm.text);
+    const floor = floorHit(hits, norm.text);
     if (floor && score < thresholds.review) score = thresholds.review;
     // text pasted into a request is data: an order planted in it is read as a document's would be
     // (learned/pasted.ts); it sends the request to review, never past it

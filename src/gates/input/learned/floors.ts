@@ -1,17 +1,15 @@
-import type { Channel } from '../combine.js';
-
 /**
  * Recognisers precise enough to decide on their own: a hit lifts the learned score to at least
  * the review threshold, whatever the window's other features say, so no retrain can let the
- * technique through. Each names a technique that has no innocent reading in its channel: a
- * claimed promotion of the assistant or the requester to a named privileged role (the incident
+ * technique through. They hold in both channels. Each names a technique with no innocent
+ * reading: a claimed promotion of the assistant or the requester to a named privileged role (the incident
  * of docs/gates.md), "do not follow your instructions", a demand to reveal the system prompt in
  * Chinese, a Chinese override. In the training sources they fire on 5 of 10,397 benign user
  * inputs, and on 266 of 17,826 benign documents — mostly ones that quote an attack to define or
  * warn about it ("提示注入是指文本要求 AI 系统忽略它原有的指令"); there a floor costs a quoted
  * document, not a refused request (docs/gates.md "Floors").
  */
-const BOTH_CHANNELS = [
+export const FLOOR_RULES: ReadonlySet<string> = new Set([
   'role.en.role-token',
   'role.en.promoted',
   'role.en.promoted-to',
@@ -26,13 +24,7 @@ const BOTH_CHANNELS = [
   'extract.zh.sysprompt',
   'extract.zh.ba',
   'extract.en.above',
-] as const;
-
-/** The floor rules of each channel, wherever they fire. */
-export const FLOOR_RULES: Readonly<Record<Channel, ReadonlySet<string>>> = {
-  user_input: new Set(BOTH_CHANNELS),
-  tool_output: new Set(BOTH_CHANNELS),
-};
+]);
 
 /**
  * Floors that hold only outside quotation marks. "Set aside the previous instructions" has no
@@ -77,14 +69,12 @@ export function insideQuotes(text: string, at: number): boolean {
   return marks % 2 === 1 || single;
 }
 
-/** The first hit that lifts a `channel` text to review (`text`: the normalised text the hits index). */
+/** The first hit that lifts a text to review (`text`: the normalised text the hits index). */
 export function floorHit<H extends { readonly rule: string; readonly start: number }>(
-  channel: Channel,
   hits: readonly H[],
   text: string,
 ): H | undefined {
   return hits.find(
-    (h) =>
-      FLOOR_RULES[channel].has(h.rule) || (UNQUOTED_FLOOR_RULES.has(h.rule) && !insideQuotes(text, h.start)),
+    (h) => FLOOR_RULES.has(h.rule) || (UNQUOTED_FLOOR_RULES.has(h.rule) && !insideQuotes(text, h.start)),
   );
 }
