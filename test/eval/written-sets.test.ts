@@ -38,13 +38,16 @@ describe('hand-written training sets', () => {
     check(loadWrittenInjectionTexts());
   });
 
-  it('the held-back rows validate, continue the main set’s ids and repeat none of its texts', () => {
+  it('the held-back rows validate, continue the ids in order and repeat none of the texts', () => {
     const main = loadWrittenInjectionTexts();
-    const held = loadWrittenInjectionTexts(join(WRITTEN_INJECTION, '../held-back/injection-texts-r7.jsonl'));
-    expect(held.length).toBe(3598);
-    expect(Number(held[0]!.id.slice(2))).toBe(Number(main.at(-1)!.id.slice(2)) + 1);
+    const r7 = loadWrittenInjectionTexts(join(WRITTEN_INJECTION, '../held-back/injection-texts-r7.jsonl'));
+    const r8 = loadWrittenInjectionTexts(join(WRITTEN_INJECTION, '../held-back/injection-texts-r8.jsonl'));
+    expect(r7.length).toBe(3598);
+    expect(r8.length).toBe(1700);
+    expect(Number(r7[0]!.id.slice(2))).toBe(Number(main.at(-1)!.id.slice(2)) + 1);
+    expect(Number(r8[0]!.id.slice(2))).toBe(Number(r7.at(-1)!.id.slice(2)) + 1);
     const seen = new Set(main.map((r) => sameTextKey(r.text)));
-    for (const r of held) {
+    for (const r of [...r7, ...r8]) {
       expect(seen.has(sameTextKey(r.text)), r.text).toBe(false);
       seen.add(sameTextKey(r.text));
     }

@@ -5,6 +5,7 @@ import {
   decodeInjectionModel,
   defaultInjectionModelPath,
   encodeInjectionModel,
+  featureFingerprint,
   InjectionModelError,
   readInjectionModel,
   shippedInjectionModel,
@@ -149,6 +150,17 @@ describe('the shipped model file', () => {
     wrongMagic.writeUInt32LE(0, 0);
     expect(() => decodeInjectionModel(wrongMagic, 'bad')).toThrow(/not an injection model/);
     expect(() => readInjectionModel('/nonexistent/model.bin')).toThrow(/cannot read/);
+    // a model of the first format (no fingerprint) or trained on other cues/lexicon must not load:
+    // its weights would be read against features they were not trained on
+    const v1 = Buffer.from(bytes);
+    v1.writeUInt32LE(1, 4);
+    expect(() => decodeInjectionModel(v1, 'v1')).toThrow(/unsupported version 1/);
+    const otherFeatures = Buffer.from(bytes);
+    otherFeatures.writeUInt32LE((featureFingerprint() ^ 1) >>> 0, 16);
+    expect(() => decodeInjectionModel(otherFeatures, 'other')).toThrow(InjectionModelError);
+    expect(() => decodeInjectionModel(otherFeatures, 'other')).toThrow(
+      /trained on other cues or concept lexicon/,
+    );
     expect(defaultInjectionModelPath()).toMatch(/injection-model\.bin$/);
   });
 });

@@ -18,7 +18,16 @@ describe('pasted parts of a user message (table)', () => {
     ['short request, no lead-in', 'show my calendar for tomorrow', []],
     ['colon lead-in, long enough', `Summarise this: ${'x'.repeat(PASTED_MIN)}`, ['x'.repeat(PASTED_MIN)]],
     ['colon lead-in, too short', 'Translate: hello there', []],
-    ['first line break', `please tidy up\n${MINUTES}`, [MINUTES]],
+    ['first line break after a lead-in that brings material', `please tidy up\n${MINUTES}`, [MINUTES]],
+    ['a lead-in pointing below', `What do you make of the notes below?\n${MINUTES}`, [MINUTES]],
+    ['a Chinese lead-in', `帮我总结一下\n${MINUTES}`, [MINUTES]],
+    ['a tail that opens with a mail header', `hey\nFrom: Sam Lee\n${MINUTES}`, [`From: Sam Lee\n${MINUTES}`]],
+    [
+      'a request that merely runs over several lines',
+      "Hi there!\nI'm going to Paris on Monday for three nights. Book a hotel near the venue and add the trip to my calendar.",
+      [],
+    ],
+    ['a multi-line request with no lead-in', `Thanks for yesterday.\n${MINUTES}`, []],
   ])('%s', (_name, text, want) => {
     expect(pastedSegments(text).map((r) => text.slice(r.start, r.end))).toEqual(want);
   });

@@ -39,10 +39,13 @@ export const CUES: readonly Cue[] = [
     'cue.ai_directive',
     '(?:\\b(?:hey|dear|attention|note|message|instructions?|reminder|notice|important|memo)\\b[^.\\n]{0,12}?\\b(?:to|for)\\s+(?:the\\s+|any\\s+|all\\s+|an?\\s+)?(?:ai|assistant|model|agent|bot|llm|chatbot|language model|virtual assistant|automated)\\b|\\b(?:ai|a\\.i\\.|assistant|model|agent|bot|llm|chatbot|gpt|ai system|ai tool)\\s*[,:\u2014\u2013])[^\\n]{0,60}?\\b(?:send|forward|reply|delete|remove|approve|grant|transfer|pay|change|update|set|mark|cancel|export|copy|upload|reset|run|execute|include|add|say|state|tell|report|respond|ignore|disregard|reveal|share|close|accept|give|list|recommend|append|escalate|disable|treat|follow|obey|new (?:instructions?|task|rules?|orders?|directives?))\\b|(?:ai|助手|助理|智能体|智能助手|大模型|模型|机器人|虚拟助理|ai 系统|ai 工具)[^，,。：:\\n]{0,6}?[，,：:\u2014]\\s*[^。\\n]{0,30}?(?:发|转发|删除|批准|审批|开通|授予|转账|付款|改|回复|忽略|无视|标记|取消|导出|复制|上传|重置|执行|告诉|说|报告|设置|关闭|接受|列出|推荐|加上|附上|给他|给我|照做|只按|把|请|升级|新任务|新指令)',
   ),
-  // the benign counterpart: a document speaking to people (a greeting, a note to a team or role)
+  // the benign counterpart: a document speaking to people (a greeting, a note to a team or role,
+  // a sentence opened by a person's name — "sam, in your summary for the board…" — or an
+  // @-mention; the model's names are kept out of the vocative so "assistant, …" stays
+  // cue.address_ai)
   c(
     'cue.address_person',
-    '^\\s*(?:hi|hello|hey|dear|team|all|everyone|folks|colleagues|good (?:morning|afternoon))\\b[^\\n]{0,30}?[,!:]|\\b(?:note|reminder|message|instructions?|attention) (?:to|for) (?:the |all |our )?(?!ai\\b|assistant\\b|model\\b|agent\\b|bot\\b|llm\\b|chatbot\\b|automated\\b|any\\b)[a-z]+|^\\s*(?:各位|大家|全体|尊敬的|亲爱的|致各位)[^\\n]{0,20}?[，,：:]|^\\s*[\u4e00-\u9fff]{1,4}(?:你好|您好)[，,！!]|(?:给|致|提醒)(?:财务|法务|人事|行政|审核人|审稿人|同事|值班|二线|前台|总裁助理|团队)',
+    "(?:^|[.!?]\\s+)(?!(?:ai|assistant|model|agent|bot|llm|chatbot|copilot|gpt|system|also|however|so|then|yes|ok|okay|well|first|finally|next|now|today|meanwhile|please|note|again|here|and|but|or|if|when|thanks|sorry)\\b)[a-z]{2,15}(?: (?!(?:ai|assistant|model|agent|bot|llm|chatbot|copilot|gpt)\\b)[a-z]{2,15})?\\s*(?:,|—|–| -)\\s*(?:in your|when you|please|could you|can you|would you|make sure|remember to|don't forget|your)\\b|(?<![a-z0-9._%+-])@(?!ai\\b|assistant\\b|bot\\b|copilot\\b|model\\b|agent\\b)[a-z][a-z0-9._-]{1,30}|(?:^|[。！？])\\s*(?:小|老)[\u4e00-\u9fff][，,]|^\\s*(?:hi|hello|hey|dear|team|all|everyone|folks|colleagues|good (?:morning|afternoon))\\b[^\\n]{0,30}?[,!:]|\\b(?:note|reminder|message|instructions?|attention) (?:to|for) (?:the |all |our )?(?!ai\\b|assistant\\b|model\\b|agent\\b|bot\\b|llm\\b|chatbot\\b|automated\\b|any\\b)[a-z]+|^\\s*(?:各位|大家|全体|尊敬的|亲爱的|致各位)[^\\n]{0,20}?[，,：:]|^\\s*[\u4e00-\u9fff]{1,4}(?:你好|您好)[，,！!]|(?:给|致|提醒)(?:财务|法务|人事|行政|审核人|审稿人|同事|值班|二线|前台|总裁助理|团队)",
   ),
   c(
     'cue.reader_ref',

@@ -3,9 +3,11 @@
  * window features of `windows.ts`, shipped as data (`model/injection-model.bin`, written by
  * scripts/train-injection.ts) and loaded once, lazily.
  *
- * File layout (little-endian): "TWIJ", u32 version (1), u32 feature bits, u32 channel count,
- * then per channel in CHANNELS order: f32 bias, f32 scale, int8[2^bits] weights (weight =
- * int8 × scale). Quantised to int8 the file is a quarter of float32 (512 KiB for two channels);
+ * File layout (little-endian): "TWIJ", u32 version (2), u32 feature bits, u32 channel count,
+ * u32 feature fingerprint (`featureFingerprint`: the cues and the concept lexicon the weights
+ * were trained on), then per channel in CHANNELS order: f32 bias, f32 scale, int8[2^bits]
+ * weights (weight = int8 × scale). A model whose fingerprint is not this code's was trained on
+ * other features, and its weights would mean nothing here: it fails to load. Quantised to int8 the file is a quarter of float32 (512 KiB for two channels);
  * a decoded model keeps the int8 weights as views of the file's bytes and applies the scale to
  * sums, so loading is one read and no conversion.
  */
@@ -13,6 +15,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { TwinlineError } from '../../../core/index.js';
 import { CHANNELS, type Channel } from '../combine.js';
+import { CONCEPT_LEXICON } from './concept-lexicon.js';
+import { CUES } from './cues.js';
 import { FEATURE_BITS } from './occurrences.js';
 
 /** The shipped injection model is missing, unreadable or not one this code understands. */
@@ -31,16 +35,45 @@ export interface InjectionModel {
 }
 
 const MAGIC = 0x4a495754; // "TWIJ" read as little-endian u32
+const VERSION = 2;
+const HEADER = 20;
+
+let fingerprint: number | undefined;
+
+/**
+ * A 32-bit hash of what the named and concept features are: every cue's id and pattern and every
+ * class and entry of the concept lexicon. A change to any of them changes what the weights mean.
+ */
+export function featureFingerprint(): number {
+  if (fingerprint !== undefined) return fingerprint;
+  let h = 0x811c9dc5;
+  const add = (s: string) => {
+    for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+    h = Math.imul(h ^ 0x1f, 0x01000193);
+  };
+  for (const cue of CUES) {
+    add(cue.id);
+    add(cue.pattern.source);
+  }
+  for (const [name, { en, zh }] of Object.entries(CONCEPT_LEXICON)) {
+    add(name);
+    for (const e of en) add(e);
+    for (const e of zh) add(e);
+  }
+  fingerprint = h >>> 0;
+  return fingerprint;
+}
 
 /** Encodes a model; weights are quantised to int8 per channel. */
 export function encodeInjectionModel(model: InjectionModel): Uint8Array {
   const dim = 1 << model.bits;
-  const buf = Buffer.alloc(16 + CHANNELS.length * (8 + dim));
+  const buf = Buffer.alloc(HEADER + CHANNELS.length * (8 + dim));
   buf.writeUInt32LE(MAGIC, 0);
-  buf.writeUInt32LE(1, 4);
+  buf.writeUInt32LE(VERSION, 4);
   buf.writeUInt32LE(model.bits, 8);
   buf.writeUInt32LE(CHANNELS.length, 12);
-  let at = 16;
+  buf.writeUInt32LE(featureFingerprint(), 16);
+  let at = HEADER;
   for (const ch of CHANNELS) {
     const { bias, weights: raw, scale: given } = model.channels[ch];
     const weights = Float32Array.from(raw, (w) => w * given);
@@ -63,20 +96,29 @@ export function decodeInjectionModel(bytes: Uint8Array, where: string): Injectio
   const fail = (code: string, message: string): never => {
     throw new InjectionModelError(code, message, { where });
   };
-  if (bytes.byteLength < 16 || view.getUint32(0, true) !== MAGIC)
+  if (bytes.byteLength < HEADER || view.getUint32(0, true) !== MAGIC)
     fail('injection_model_format', 'not an injection model file');
-  if (view.getUint32(4, true) !== 1)
-    fail('injection_model_version', `unsupported version ${view.getUint32(4, true)}`);
+  if (view.getUint32(4, true) !== VERSION)
+    fail(
+      'injection_model_version',
+      `unsupported version ${view.getUint32(4, true)} (this code reads version ${VERSION}; retrain with scripts/train-injection.ts)`,
+    );
   const bits = view.getUint32(8, true);
   if (bits !== FEATURE_BITS)
     fail('injection_model_bits', `model has ${bits} feature bits, this code hashes into ${FEATURE_BITS}`);
   if (view.getUint32(12, true) !== CHANNELS.length)
     fail('injection_model_channels', 'channel count does not match');
+  const trainedOn = view.getUint32(16, true);
+  if (trainedOn !== featureFingerprint())
+    fail(
+      'injection_model_features',
+      `model was trained on other cues or concept lexicon (feature fingerprint ${trainedOn.toString(16)}, this code ${featureFingerprint().toString(16)}); retrain with scripts/train-injection.ts`,
+    );
   const dim = 1 << bits;
-  if (bytes.byteLength !== 16 + CHANNELS.length * (8 + dim))
+  if (bytes.byteLength !== HEADER + CHANNELS.length * (8 + dim))
     fail('injection_model_size', `file holds ${bytes.byteLength} bytes`);
   const channels = {} as Record<Channel, ChannelModel>;
-  let at = 16;
+  let at = HEADER;
   for (const ch of CHANNELS) {
     const bias = view.getFloat32(at, true);
     const scale = view.getFloat32(at + 4, true);

@@ -6,28 +6,35 @@
  * - Latin: word unigrams and bigrams, and character 3-grams of " word " (so a typo or an
  *   inflection lands near the right word). A token mixing letters with the digits and signs
  *   of leetspeak (`1gn0r3`, `pr3v10u5`) is folded back to letters first;
- * - digits fold to one shape.
+ * - digits fold to one shape;
+ * - concept classes and their in-sentence pairs (concepts.ts), in namespaces of their own.
  * Positions are non-decreasing, so a window's occurrences are one contiguous run and a window's
  * sum of weights is a difference of prefix sums (`score.ts`).
  */
 
-/** Buckets of the hashed feature space; a power of two. */
-export const FEATURE_BITS = 18;
-export const FEATURE_DIM = 1 << FEATURE_BITS;
-const MASK = FEATURE_DIM - 1;
+import { type ConceptTable, conceptTable } from './concepts.js';
+import {
+  FEATURE_BITS,
+  FEATURE_DIM,
+  FNV,
+  han1Hash,
+  han2Hash,
+  han3Hash,
+  isDigit,
+  isHan,
+  isLeetSign,
+  isLetter,
+  LEET_FOLD,
+  FEATURE_MASK as MASK,
+  mix,
+  NS_CHAR3,
+  NS_CONCEPT,
+  NS_CONCEPT_PAIR,
+  NS_WORD,
+  wordPairHash,
+} from './ngram-hash.js';
 
-const FNV = 0x811c9dc5;
-const PRIME = 0x01000193;
-
-/** Namespace seeds, so a Han bigram and a Latin 3-gram with the same code units differ. */
-const NS_HAN1 = 0x1b873593;
-const NS_HAN2 = 0x2c1b3c6d;
-const NS_HAN3 = 0x297a2d39;
-const NS_WORD = 0x5bd1e995;
-const NS_WORD2 = 0x68e31da4;
-const NS_CHAR3 = 0x7feb352d;
-
-const mix = (h: number, c: number) => Math.imul(h ^ c, PRIME);
+export { FEATURE_BITS, FEATURE_DIM };
 
 /** Bucket of a named (dense) feature, e.g. a recogniser id or a cue. */
 export function namedBucket(name: string): number {
@@ -58,25 +65,6 @@ function push(o: Occurrences, bucket: number, pos: number): void {
   o.pos[o.n] = pos;
   o.n++;
 }
-
-const isHan = (c: number) => c >= 0x4e00 && c <= 0x9fff;
-const isLetter = (c: number) => (c >= 0x61 && c <= 0x7a) || (c >= 0xc0 && c <= 0x24f);
-const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
-/** `@ $ !` belong to a token only inside a word (leetspeak: `@dm1n`, `pa$$`, `!gnore`). */
-const isLeetSign = (c: number) => c === 0x40 || c === 0x24 || c === 0x21;
-
-const LEET_FOLD: Readonly<Record<number, number>> = {
-  48: 0x6f, // 0 → o
-  49: 0x69, // 1 → i
-  51: 0x65, // 3 → e
-  52: 0x61, // 4 → a
-  53: 0x73, // 5 → s
-  55: 0x74, // 7 → t
-  57: 0x67, // 9 → g
-  64: 0x61, // @ → a
-  36: 0x73, // $ → s
-  33: 0x69, // ! → i
-};
 
 /**
  * `text` with leetspeak folded back to letters inside the tokens `occurrencesOf` folds (letters
@@ -129,11 +117,25 @@ export function foldLeetspeak(text: string): string | undefined {
 /** Scratch for one token's code units after folding. */
 let tok = new Uint16Array(256);
 
+/** Sentence ends for concept pairs: classes pair only within one sentence. */
+const isSentenceEnd = (c: number) =>
+  c === 0x2e ||
+  c === 0x21 ||
+  c === 0x3f ||
+  c === 0x3b ||
+  c === 0x0a ||
+  c === 0x3002 ||
+  c === 0xff01 ||
+  c === 0xff1f ||
+  c === 0xff1b;
+
 /**
  * The n-gram occurrences of `text` (already normalised: lower-case, NFKC, lookalikes folded).
- * Returns the shared buffers — valid until the next call.
+ * With a concept table (concepts.ts), a word, word bigram or Han bigram/trigram of a class also
+ * adds its class, and a class's first appearance in a sentence adds its pair with each class
+ * already there. Returns the shared buffers — valid until the next call.
  */
-export function occurrencesOf(text: string): Occurrences {
+export function occurrencesOf(text: string, concepts: ConceptTable | null = conceptTable()): Occurrences {
   const o = shared;
   o.n = 0;
   let p1 = -1; // previous Han code unit (or -1)
@@ -142,6 +144,24 @@ export function occurrencesOf(text: string): Occurrences {
   let start = -1;
   let letters = 0;
   let others = 0;
+  let seen = 0; // classes met in this sentence, one bit each
+  // the table's filter, read inline: most words have no class, and then no call is made
+  const filter = concepts?.filter;
+  const concept = (h: number, pos: number) => {
+    const cls = concepts!.classOf(h);
+    if (cls === 0) return;
+    push(o, (mix(NS_CONCEPT, cls) >>> 0) & MASK, pos);
+    const bit = 1 << cls;
+    if ((seen & bit) !== 0) return;
+    for (let m = seen; m !== 0; ) {
+      const other = 31 - Math.clz32(m);
+      m &= ~(1 << other);
+      const lo = Math.min(other, cls);
+      const hi = Math.max(other, cls);
+      push(o, (mix(mix(NS_CONCEPT_PAIR, lo), hi) >>> 0) & MASK, pos);
+    }
+    seen |= bit;
+  };
   const endToken = (end: number) => {
     const len = end - start;
     if (len > tok.length) tok = new Uint16Array(len * 2);
@@ -157,7 +177,12 @@ export function occurrencesOf(text: string): Occurrences {
       hw = mix(hw, c);
     }
     push(o, (hw >>> 0) & MASK, start);
-    if (prevWord !== 0) push(o, (mix(mix(NS_WORD2 ^ prevWord, 0x20), hw) >>> 0) & MASK, start);
+    const pair = prevWord !== 0 ? wordPairHash(prevWord, hw) : 0;
+    if (prevWord !== 0) push(o, (pair >>> 0) & MASK, start);
+    if (filter !== undefined) {
+      if (((filter[hw >>> 19]! >> ((hw >>> 16) & 7)) & 1) !== 0) concept(hw, start);
+      if (prevWord !== 0 && ((filter[pair >>> 19]! >> ((pair >>> 16) & 7)) & 1) !== 0) concept(pair, start);
+    }
     prevWord = hw | 1;
     // character 3-grams of " token "
     for (let j = -1; j + 1 < len; j++) {
@@ -176,10 +201,16 @@ export function occurrencesOf(text: string): Occurrences {
       if (start >= 0) endToken(i);
       prevWord = 0;
       // every Han n-gram is placed where it ends, so positions never go back
-      push(o, (mix(NS_HAN1, c) >>> 0) & MASK, i);
+      push(o, (han1Hash(c) >>> 0) & MASK, i);
       if (p1 >= 0) {
-        push(o, (mix(mix(NS_HAN2, p1), c) >>> 0) & MASK, i);
-        if (p2 >= 0) push(o, (mix(mix(mix(NS_HAN3, p2), p1), c) >>> 0) & MASK, i);
+        const h2 = han2Hash(p1, c);
+        push(o, (h2 >>> 0) & MASK, i);
+        const h3 = p2 >= 0 ? han3Hash(p2, p1, c) : 0;
+        if (p2 >= 0) push(o, (h3 >>> 0) & MASK, i);
+        if (filter !== undefined) {
+          if (((filter[h2 >>> 19]! >> ((h2 >>> 16) & 7)) & 1) !== 0) concept(h2, i);
+          if (p2 >= 0 && ((filter[h3 >>> 19]! >> ((h3 >>> 16) & 7)) & 1) !== 0) concept(h3, i);
+        }
       }
       p2 = p1;
       p1 = c;
@@ -200,6 +231,7 @@ export function occurrencesOf(text: string): Occurrences {
     if (start >= 0) endToken(i);
     // a sentence break ends the word-bigram chain; spaces and quotes do not
     if (c !== 0x20 && c !== 0x27 && c !== 0x2d) prevWord = 0;
+    if (isSentenceEnd(c)) seen = 0;
   }
   if (start >= 0) endToken(text.length);
   return o;
