@@ -31,12 +31,21 @@ const learnOverrides = Object.fromEntries(
     return i >= 0 && args[i + 1] !== undefined ? [[k, Number(args[i + 1])]] : [];
   }),
 );
-/** `--user-fp X`, `--tool-fp X` override the calibration FP targets (for experiments). */
+/**
+ * `--user-fp X`, `--tool-fp X` override a channel's target for other hands' rows, and
+ * `--user-fp-templated X`, `--tool-fp-templated X` for the templated rows (for experiments).
+ */
+const flagValue = (name: string, fallback: number) =>
+  args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback;
 const fpTarget = {
-  user_input: args.includes('--user-fp') ? Number(args[args.indexOf('--user-fp') + 1]) : FP_TARGET.user_input,
-  tool_output: args.includes('--tool-fp')
-    ? Number(args[args.indexOf('--tool-fp') + 1])
-    : FP_TARGET.tool_output,
+  user_input: {
+    other: flagValue('--user-fp', FP_TARGET.user_input.other),
+    templated: flagValue('--user-fp-templated', FP_TARGET.user_input.templated),
+  },
+  tool_output: {
+    other: flagValue('--tool-fp', FP_TARGET.tool_output.other),
+    templated: flagValue('--tool-fp-templated', FP_TARGET.tool_output.templated),
+  },
 };
 /** `--no-thin-frames` counts every repeated frame of a writer in full (to measure frames.ts). */
 const fitAll = (examples: readonly Example[]) =>

@@ -9,11 +9,16 @@
  * - `written`: data/written/injection-texts.jsonl (hand-written, not from templates:
  *   data/written/README.md) — hard benign texts and documents addressed to people beside
  *   attacks in wordings the templates do not produce;
- * - `written-augmented`: those rows set into each other (written-augment.ts), training only.
+ * - `written`, fitted only: data/written/fit-only/ (rounds 7 and 8) — fitted on, never in the
+ *   calibration split, so the cut is placed on the same rows as without them: in the split, their
+ *   honest look-alikes raised the cut and cost recall on three sealed sets (docs/gates.md
+ *   "Rounds 8 to 11", "Rounds 12 to 14");
+ * - `written-augmented`: the written rows set into each other (written-augment.ts), training only.
  * Never: eval/heldout/ or eval/sealed/ (measured only).
  *
- * Calibration split: 15% of generated template families (all their rows) and 15% of every other
- * source's rows, chosen by hash, are kept out of fitting and used to place the operating point.
+ * Calibration split: 15% of generated template families (all their rows) and 30% of every other
+ * source's rows but the fitted-only ones, chosen by hash, are kept out of fitting and used to
+ * place the operating point.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -28,6 +33,10 @@ export const EVAL_DIR =
   [resolve(ROOT, '../shared/eval'), resolve(ROOT, '../../shared/eval')].find((d) => existsSync(d)) ??
   resolve(ROOT, '../shared/eval');
 export const PUBLIC = resolve(EVAL_DIR, 'prompt-injection.jsonl');
+/** Hand-written rows fitted on and never calibrated on (data/written/README.md "Fitted only"). */
+export const FIT_ONLY = ['r7', 'r8'].map((r) =>
+  resolve(ROOT, `data/written/fit-only/injection-texts-${r}.jsonl`),
+);
 export const OWN_ZH = resolve(ROOT, 'test/fixtures/safety-zh.jsonl');
 
 export function readJsonl<T>(path: string): T[] {
@@ -50,6 +59,8 @@ export function loadSources(publicPath = PUBLIC): { rows: LabelledText[]; public
   if (existsSync(OWN_ZH))
     for (const r of readJsonl<LabelledText>(OWN_ZH)) rows.push({ ...r, source: 'twinline-zh' });
   const written: LabelledText[] = loadWrittenInjectionTexts().map((r) => ({ ...r, source: 'written' }));
+  for (const f of FIT_ONLY)
+    written.push(...loadWrittenInjectionTexts(f).map((r) => ({ ...r, source: 'written', fitOnly: true })));
   rows.push(...written, ...augmentWritten(written));
   return { rows, publicSources: [...publicSources].sort() };
 }
@@ -62,7 +73,7 @@ function hash(s: string): number {
 
 /** True for rows kept out of fitting to place the operating point. */
 export function isCalibration(r: LabelledText): boolean {
-  if (r.source === 'written-augmented') return false;
+  if (r.source === 'written-augmented' || r.fitOnly === true) return false;
   return r.source === 'generated' ? hash(`t:${r.template}`) < 15 : hash(`r:${r.source}:${r.id}`) < 30;
 }
 

@@ -13,15 +13,28 @@ import { frameWeights } from './frames.js';
 import { DEFAULT_LEARN, exampleLogit, type LearnOptions, learn, type Trained } from './learn.js';
 import type { Example } from './vectorize.js';
 
+/** Benign false-positive rate allowed on each group of the calibration split. */
+export interface CutTargets {
+  /** our own templated rows (`generated`) */
+  readonly templated: number;
+  /** everyone else's: hand-written, public and fixture rows */
+  readonly other: number;
+}
+
 /**
- * Benign false-positive rate allowed on the calibration split, per channel. Text by a writer the
- * model never saw is flagged more often than the calibration split's own, so each target is
- * the one at which the false positives held out by writer (`--hand-cv`, pooled over the
- * writers) came nearest the issue's caps of 2% and 3% without passing them. With the 26 writers
- * of round 6: user input 1.3% / 1.8% gave 1.4% / 2.0% (recall 64% / 68%); tool output 1.3% /
- * 2% / 2.6% gave 1.8% / 2.8% / 3.3% (docs/gates.md "Rounds 5 and 6").
+ * The targets per channel. Text by a writer the model never saw is flagged more often than the
+ * calibration split's own, so the targets sit under the issue's caps of 2% and 3%. The group of
+ * other hands' text is the one that says how new text will fare; the templated group is our own
+ * hard-benign templates, and a target as tight on it bound the user-input cut alone: with rounds
+ * 7 and 8 fitted on, the templated group's 1.8% held the cut where the other group sat at 0.8%,
+ * and two sealed sets saw 1.7% and 0.3% false positives with recall left unused under the cap
+ * (docs/gates.md "Rounds 12 to 14"). Tool output keeps 2% in both groups (docs/gates.md
+ * "Rounds 5 and 6").
  */
-export const FP_TARGET: Readonly<Record<Channel, number>> = { user_input: 0.018, tool_output: 0.02 };
+export const FP_TARGET: Readonly<Record<Channel, CutTargets>> = {
+  user_input: { templated: 0.04, other: 0.013 },
+  tool_output: { templated: 0.02, other: 0.02 },
+};
 
 /**
  * The cut never drops below this logit (odds 3:1 of the balanced training): a calibration split
@@ -48,7 +61,7 @@ export interface Fitted {
 }
 
 /** Per group of calibration rows (our own generated text; everyone else's), the cut that group needs; the highest wins. */
-function chooseCut(trained: Trained, calibration: readonly Example[], target: number): number {
+function chooseCut(trained: Trained, calibration: readonly Example[], target: CutTargets): number {
   let cut = MIN_CUT;
   for (const own of [true, false]) {
     const benign = calibration
@@ -56,7 +69,7 @@ function chooseCut(trained: Trained, calibration: readonly Example[], target: nu
       .map((e) => exampleLogit(trained, e))
       .sort((a, b) => b - a);
     if (benign.length === 0) continue;
-    const allowed = Math.floor(benign.length * target);
+    const allowed = Math.floor(benign.length * (own ? target.templated : target.other));
     // strictly above the (allowed+1)-th highest benign logit
     cut = Math.max(cut, benign[allowed]! + 1e-6);
   }
@@ -66,7 +79,7 @@ function chooseCut(trained: Trained, calibration: readonly Example[], target: nu
 export function fitChannels(
   examples: readonly Example[],
   opts: Partial<LearnOptions> = {},
-  fpTarget: Readonly<Record<Channel, number>> = FP_TARGET,
+  fpTarget: Readonly<Record<Channel, CutTargets>> = FP_TARGET,
   /** count a writer's repeated user-input frames once-ish (frames.ts); off only to measure it */
   thinFrames = true,
 ): Fitted {

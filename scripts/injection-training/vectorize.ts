@@ -31,6 +31,8 @@ export interface LabelledText {
   hand?: string;
   /** augmented rows: the ids of the written rows they were built from */
   parents?: readonly string[];
+  /** written rows held back from placing the cut: fitted on, never in the calibration split */
+  fitOnly?: boolean;
 }
 
 export interface WindowVector {

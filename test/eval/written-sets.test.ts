@@ -38,10 +38,10 @@ describe('hand-written training sets', () => {
     check(loadWrittenInjectionTexts());
   });
 
-  it('the held-back rows validate, continue the ids in order and repeat none of the texts', () => {
+  it('the fitted-only rows validate, continue the ids in order and repeat none of the texts', () => {
     const main = loadWrittenInjectionTexts();
-    const r7 = loadWrittenInjectionTexts(join(WRITTEN_INJECTION, '../held-back/injection-texts-r7.jsonl'));
-    const r8 = loadWrittenInjectionTexts(join(WRITTEN_INJECTION, '../held-back/injection-texts-r8.jsonl'));
+    const r7 = loadWrittenInjectionTexts(join(WRITTEN_INJECTION, '../fit-only/injection-texts-r7.jsonl'));
+    const r8 = loadWrittenInjectionTexts(join(WRITTEN_INJECTION, '../fit-only/injection-texts-r8.jsonl'));
     expect(r7.length).toBe(3598);
     expect(r8.length).toBe(1700);
     expect(Number(r7[0]!.id.slice(2))).toBe(Number(main.at(-1)!.id.slice(2)) + 1);

@@ -119,9 +119,9 @@ export function injectionPrefilter(): RecogniserPrefilter {
  * features both come from here, and so does scripts/train-injection.ts: training sees what
  * scanning sees.
  */
-export function recogniserHits(text: string, folded: string | undefined = foldLeetspeak(text)): Hit[] {
+export function recogniserHits(text: string, folded: string | null = foldLeetspeak(text) ?? null): Hit[] {
   const hits = runRecognisers(text);
-  if (folded === undefined) return hits;
+  if (folded === null) return hits;
   const seen = new Set(hits.map((h) => h.rule));
   for (const h of runRecognisers(folded))
     if (!seen.has(h.rule)) hits.push({ ...h, reason: `${h.reason} (leetspeak)` });
@@ -192,7 +192,9 @@ export function scanText(text: string, options: ScanOptions = {}): ScanResult {
   const channel = options.channel ?? 'user_input';
   const norm = normalizeText(text);
   // the recognisers-only scorer is the one before the learned scorer, exactly (no leetspeak view)
-  const folded = options.scorer === 'recognisers' ? undefined : foldLeetspeak(norm.text);
+  // null: folded and found nothing to fold — every reader below takes that as given instead of
+  // folding again (an explicit undefined would re-run each reader's default)
+  const folded = options.scorer === 'recognisers' ? null : (foldLeetspeak(norm.text) ?? null);
   const hits =
     options.scorer === 'recognisers' ? runRecognisers(norm.text) : recogniserHits(norm.text, folded);
   const findings: Finding[] = [];

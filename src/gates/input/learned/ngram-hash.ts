@@ -31,6 +31,18 @@ export const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 /** `@ $ !` belong to a token only inside a word (leetspeak: `@dm1n`, `pa$$`, `!gnore`). */
 export const isLeetSign = (c: number): boolean => c === 0x40 || c === 0x24 || c === 0x21;
 
+/**
+ * Whether the token [start, end) of `text` is the part of an e-mail address before its first dot
+ * ("x@evil" in "x@evil.example"): an `@` inside it, then a dot and a letter. An address is not
+ * leetspeak — folded, "x@evil.example" read "xaevil.example", and the cues that look for an
+ * address (docs/gates.md "Learned scorer") never saw one.
+ */
+export function isAddressToken(text: string, start: number, end: number): boolean {
+  if (text.charCodeAt(end) !== 0x2e || !isLetter(text.charCodeAt(end + 1))) return false;
+  const at = text.indexOf('@', start + 1);
+  return at > start && at < end - 1;
+}
+
 export const LEET_FOLD: Readonly<Record<number, number>> = {
   48: 0x6f, // 0 → o
   49: 0x69, // 1 → i

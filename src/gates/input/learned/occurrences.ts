@@ -20,6 +20,7 @@ import {
   han1Hash,
   han2Hash,
   han3Hash,
+  isAddressToken,
   isDigit,
   isHan,
   isLeetSign,
@@ -79,7 +80,7 @@ export function foldLeetspeak(text: string): string | undefined {
   let letters = 0;
   let others = 0;
   const endToken = (end: number) => {
-    if (letters > 0 && others > 0 && letters + others >= 3) {
+    if (letters > 0 && others > 0 && letters + others >= 3 && !isAddressToken(text, start, end)) {
       out ??= [];
       out.push(text.slice(copied, start));
       let t = '';
@@ -167,7 +168,8 @@ export function occurrencesOf(text: string, concepts: ConceptTable | null = conc
     if (len > tok.length) tok = new Uint16Array(len * 2);
     // leetspeak folds only tokens that hold letters as well as digits/signs; plain numbers and
     // plain words keep their units (digits of a plain number fold to one shape)
-    const fold = letters > 0 && others > 0 && letters + others >= 3;
+    // an e-mail address is not leetspeak (ngram-hash.ts `isAddressToken`)
+    const fold = letters > 0 && others > 0 && letters + others >= 3 && !isAddressToken(text, start, end);
     let hw = NS_WORD;
     for (let k = 0; k < len; k++) {
       let c = text.charCodeAt(start + k);

@@ -70,9 +70,9 @@ export function learnedScore(
   channel: Channel,
   normalized: string,
   hits: readonly RecogniserHitLike[],
-  folded?: string,
+  folded?: string | null,
 ): LearnedScore {
-  const f = textFeatures(normalized, hits, folded ?? undefined, windowingOf(channel));
+  const f = textFeatures(normalized, hits, folded, windowingOf(channel));
   return worstWindow(model, channel, f, windowLogits(model, channel, f))!;
 }
 
@@ -86,11 +86,11 @@ export function learnedUserScore(
   model: InjectionModel,
   normalized: string,
   hits: readonly RecogniserHitLike[],
-  folded?: string,
+  folded?: string | null,
 ): { user: LearnedScore; pasted?: LearnedScore } {
   const parts = pastedSegments(normalized);
   if (parts.length === 0) return { user: learnedScore(model, 'user_input', normalized, hits, folded) };
-  const f = textFeatures(normalized, hits, folded ?? undefined, 'units');
+  const f = textFeatures(normalized, hits, folded, 'units');
   const user = worstWindow(model, 'user_input', f, windowLogits(model, 'user_input', f, 'fixed'))!;
   const pasted = worstWindow(
     model,

@@ -186,7 +186,8 @@ function unitSpans(text: string): Span[] {
 export function textFeatures(
   text: string,
   hits: readonly RecogniserHitLike[],
-  folded: string | undefined = foldLeetspeak(text),
+  /** the leetspeak-folded view; null when it was folded and nothing needed folding */
+  folded: string | null = foldLeetspeak(text) ?? null,
   windowing: Windowing = 'fixed',
 ): TextFeatures {
   // cues read the leetspeak-folded view (offsets are the same)
