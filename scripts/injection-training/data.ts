@@ -9,10 +9,10 @@
  * - `written`: data/written/injection-texts.jsonl (hand-written, not from templates:
  *   data/written/README.md) — hard benign texts and documents addressed to people beside
  *   attacks in wordings the templates do not produce;
- * - `written`, fitted only: data/written/fit-only/ (rounds 7 and 8) — fitted on, never in the
- *   calibration split, so the cut is placed on the same rows as without them: in the split, their
- *   honest look-alikes raised the cut and cost recall on three sealed sets (docs/gates.md
- *   "Rounds 8 to 11", "Rounds 12 to 14");
+ * - `written`, fitted only: data/written/fit-only/ (rounds 7, 8 and 15) — fitted on, never in
+ *   the calibration split, so the cut is placed on the same rows as without them: in the split,
+ *   round 7's and 8's honest look-alikes raised the cut and cost recall on three sealed sets
+ *   (docs/gates.md "Rounds 8 to 11", "Rounds 12 to 15");
  * - `written-augmented`: the written rows set into each other (written-augment.ts), training only.
  * Never: eval/heldout/ or eval/sealed/ (measured only).
  *
@@ -34,7 +34,7 @@ export const EVAL_DIR =
   resolve(ROOT, '../shared/eval');
 export const PUBLIC = resolve(EVAL_DIR, 'prompt-injection.jsonl');
 /** Hand-written rows fitted on and never calibrated on (data/written/README.md "Fitted only"). */
-export const FIT_ONLY = ['r7', 'r8'].map((r) =>
+export const FIT_ONLY = ['r7', 'r8', 'r15'].map((r) =>
   resolve(ROOT, `data/written/fit-only/injection-texts-${r}.jsonl`),
 );
 export const OWN_ZH = resolve(ROOT, 'test/fixtures/safety-zh.jsonl');

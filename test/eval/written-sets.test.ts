@@ -42,12 +42,16 @@ describe('hand-written training sets', () => {
     const main = loadWrittenInjectionTexts();
     const r7 = loadWrittenInjectionTexts(join(WRITTEN_INJECTION, '../fit-only/injection-texts-r7.jsonl'));
     const r8 = loadWrittenInjectionTexts(join(WRITTEN_INJECTION, '../fit-only/injection-texts-r8.jsonl'));
+    const r15 = loadWrittenInjectionTexts(join(WRITTEN_INJECTION, '../fit-only/injection-texts-r15.jsonl'));
     expect(r7.length).toBe(3598);
     expect(r8.length).toBe(1700);
     expect(Number(r7[0]!.id.slice(2))).toBe(Number(main.at(-1)!.id.slice(2)) + 1);
     expect(Number(r8[0]!.id.slice(2))).toBe(Number(r7.at(-1)!.id.slice(2)) + 1);
+    expect(r15.length).toBe(1200);
+    expect(r15.every((r) => r.channel === 'tool_output')).toBe(true);
+    expect(Number(r15[0]!.id.slice(2))).toBe(Number(r8.at(-1)!.id.slice(2)) + 1);
     const seen = new Set(main.map((r) => sameTextKey(r.text)));
-    for (const r of [...r7, ...r8]) {
+    for (const r of [...r7, ...r8, ...r15]) {
       expect(seen.has(sameTextKey(r.text)), r.text).toBe(false);
       seen.add(sameTextKey(r.text));
     }
