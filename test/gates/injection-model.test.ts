@@ -36,7 +36,7 @@ describe('the shipped injection model', () => {
     expect(summary.modelSha256).toBe(shipped);
     expect(summary.calibration['user_input/generated']!.recall).toBeGreaterThanOrEqual(88);
     // the user-input cut is placed by other hands' text; the templated rows may reach their own
-    // looser target (FP_TARGET in scripts/injection-training/fit.ts; measured 3.4% when built)
+    // looser target (FP_TARGET in scripts/injection-training/fit.ts; measured 4.0% when built)
     expect(summary.calibration['user_input/generated']!.fpr).toBeLessThanOrEqual(
       100 * FP_TARGET.user_input.templated,
     );
