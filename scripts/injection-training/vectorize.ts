@@ -4,6 +4,7 @@
  * windows, count n-gram buckets per window (value count/√n), add the named features (value 1).
  */
 import { type Channel, normalizeText } from '../../src/gates/input/index.js';
+import { foldLeetspeak } from '../../src/gates/input/learned/occurrences.js';
 import { pastedSegments, pastedWindows } from '../../src/gates/input/learned/pasted.js';
 import {
   type TextFeatures,
@@ -13,7 +14,7 @@ import {
   windowNamed,
 } from '../../src/gates/input/learned/windows.js';
 import { decodeBase64Payloads } from '../../src/gates/input/payloads.js';
-import { type Hit, learnedInputs } from '../../src/gates/input/scan.js';
+import { type Hit, learnedInputs, recogniserHits } from '../../src/gates/input/scan.js';
 
 export interface LabelledText {
   id: string;
@@ -51,9 +52,11 @@ export interface Example {
 }
 
 /** The hits the scanner passes to the learned scorer, including the obfuscation marker. */
-export function scannerHits(text: string): { normalized: string; hits: Hit[] } {
+export function scannerHits(text: string): { normalized: string; hits: Hit[]; folded: string | null } {
   const norm = normalizeText(text);
-  return { normalized: norm.text, hits: learnedInputs(norm) };
+  // folded once, as scanText folds it, and handed to every reader (null: nothing to fold)
+  const folded = foldLeetspeak(norm.text) ?? null;
+  return { normalized: norm.text, hits: learnedInputs(norm, recogniserHits(norm.text, folded)), folded };
 }
 
 /** Window vectors of already-extracted features: the windows `keep` selects, read as `among` says. */
@@ -87,8 +90,13 @@ function windowVectors(f: TextFeatures, among: WindowSet, keep: (w: number) => b
   return out;
 }
 
-function vectorizeNormalized(normalized: string, hits: Hit[], channel: Channel): WindowVector[] {
-  return windowVectors(textFeatures(normalized, hits, undefined, windowingOf(channel)), 'all', () => true);
+function vectorizeNormalized(
+  normalized: string,
+  hits: Hit[],
+  folded: string | null,
+  channel: Channel,
+): WindowVector[] {
+  return windowVectors(textFeatures(normalized, hits, folded, windowingOf(channel)), 'all', () => true);
 }
 
 /**
@@ -100,13 +108,13 @@ export function vectorizeWithPasted(
   text: string,
   channel: Channel,
 ): { windows: WindowVector[]; pasted?: WindowVector[] } {
-  const { normalized, hits } = scannerHits(text);
+  const { normalized, hits, folded } = scannerHits(text);
   const parts = channel === 'user_input' ? pastedSegments(normalized) : [];
   let windows: WindowVector[];
   let pasted: WindowVector[] | undefined;
-  if (parts.length === 0) windows = vectorizeNormalized(normalized, hits, channel);
+  if (parts.length === 0) windows = vectorizeNormalized(normalized, hits, folded, channel);
   else {
-    const f = textFeatures(normalized, hits, undefined, 'units');
+    const f = textFeatures(normalized, hits, folded, 'units');
     windows = windowVectors(f, 'fixed', (w) => f.windows[w]!.fixed >= 0);
     const inPart = pastedWindows(f, parts);
     pasted = windowVectors(f, 'all', (w) => inPart[w] === 1);
@@ -114,7 +122,7 @@ export function vectorizeWithPasted(
   }
   for (const p of decodeBase64Payloads(text)) {
     const inner = scannerHits(p.decoded);
-    windows.push(...vectorizeNormalized(inner.normalized, inner.hits, channel));
+    windows.push(...vectorizeNormalized(inner.normalized, inner.hits, inner.folded, channel));
   }
   return pasted ? { windows, pasted } : { windows };
 }
